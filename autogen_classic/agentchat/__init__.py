@@ -1,0 +1,20 @@
+"""Agents and chats: the classic ``autogen.agentchat`` package."""
+
+from .agent import Agent, LLMAgent
+from .assistant_agent import AssistantAgent
+from .chat import ChatResult, a_initiate_chats, initiate_chats
+from .conversable_agent import ConversableAgent
+from .tool_registry import register_function
+from .user_proxy_agent import UserProxyAgent
+
+__all__ = [
+    "Agent",
+    "AssistantAgent",
+    "ChatResult",
+    "ConversableAgent",
+    "LLMAgent",
+    "UserProxyAgent",
+    "a_initiate_chats",
+    "initiate_chats",
+    "register_function",
+]

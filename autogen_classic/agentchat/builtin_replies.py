@@ -1,0 +1,238 @@
+"""The built-in reply functions every ``ConversableAgent`` registers.
+
+Each has the reply-function signature ``(self, messages, sender, config) -> (final, reply)``
+and becomes a method of ``ConversableAgent``. In the order they are checked:
+termination and human input, legacy function calls, tool calls, code blocks, the model.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from ..io import IOStream, render
+from .human_reply import human_reply_message, plan_human_input
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .conversable_agent import ConversableAgent
+
+Reply = tuple[bool, Union[str, dict[str, Any], None]]
+
+# Sync built-ins whose async twin is also registered: async chats run only the twin,
+# so that (unlike the reference) the auto-reply counter moves once per reply.
+ASYNC_TWINS = {
+    "generate_oai_reply": "a_generate_oai_reply",
+    "generate_tool_calls_reply": "a_generate_tool_calls_reply",
+    "generate_function_call_reply": "a_generate_function_call_reply",
+    "check_termination_and_human_reply": "a_check_termination_and_human_reply",
+}
+
+
+def _conversation(self: "ConversableAgent", messages: Optional[list[dict[str, Any]]], sender: Optional["Agent"]) -> list:
+    if messages is not None:
+        return messages
+    return self._oai_messages[sender] if sender is not None else []
+
+
+# ---------------------------------------------------------------- the model
+def _unroll_tool_responses(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The endpoint wants one message per tool response, not our combined tool message."""
+    unrolled: list[dict[str, Any]] = []
+    for message in messages:
+        tool_responses = message.get("tool_responses") or []
+        if tool_responses:
+            unrolled.extend(tool_responses)
+            if message.get("role") != "tool":
+                unrolled.append({k: v for k, v in message.items() if k != "tool_responses"})
+        else:
+            unrolled.append(message)
+    return unrolled
+
+
+def _normalize_calls(self: "ConversableAgent", response: Any) -> Union[str, dict[str, Any], None]:
+    if response is None:
+        return None
+    if not isinstance(response, (str, dict)) and hasattr(response, "model_dump"):
+        response = response.model_dump()
+    if isinstance(response, dict):
+        if response.get("function_call"):
+            response["function_call"]["name"] = self._normalize_name(response["function_call"]["name"])
+        for call in response.get("tool_calls") or []:
+            call["function"]["name"] = self._normalize_name(call["function"]["name"])
+            # Some OpenAI-compatible servers omit these; sending back None would be rejected.
+            if call.get("id") is None:
+                call.pop("id", None)
+            if call.get("type") is None:
+                call.pop("type", None)
+    return response
+
+
+def generate_oai_reply_from_client(
+    self: "ConversableAgent", llm_client: Any, messages: list[dict[str, Any]], cache: Any
+) -> Union[str, dict[str, Any], None]:
+    """Ask ``llm_client`` for the next message of ``messages``."""
+    response = llm_client.create(
+        context=messages[-1].get("context"), messages=_unroll_tool_responses(messages), cache=cache, agent=self
+    )
+    extracted = llm_client.extract_text_or_completion_object(response)[0]
+    if extracted is None:
+        warnings.warn(f"Extracted_response from {response} is None.", UserWarning)
+    return _normalize_calls(self, extracted)
+
+
+def generate_oai_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """Reply with the model (``config`` may be another ``OpenAIWrapper`` to use)."""
+    client = self.client if config is None else config
+    if client is None:
+        return False, None
+    messages = _conversation(self, messages, sender)
+    reply = generate_oai_reply_from_client(self, client, self._oai_system_message + messages, self.client_cache)
+    return (False, None) if reply is None else (True, reply)
+
+
+async def a_generate_oai_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """(async) Reply with the model, without blocking the event loop."""
+    client = self.client if config is None else config
+    if client is None:
+        return False, None
+    messages = self._oai_system_message + _conversation(self, messages, sender)
+    response = await client.a_create(
+        context=messages[-1].get("context"), messages=_unroll_tool_responses(messages), cache=self.client_cache,
+        agent=self,
+    )
+    extracted = client.extract_text_or_completion_object(response)[0]
+    if extracted is None:
+        warnings.warn(f"Extracted_response from {response} is None.", UserWarning)
+    reply = _normalize_calls(self, extracted)
+    return (False, None) if reply is None else (True, reply)
+
+
+# ---------------------------------------------------------------- code blocks
+def generate_code_execution_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """Run the code blocks of the latest messages (when code execution is enabled)."""
+    from ..coding.reply import code_execution_reply
+
+    code_execution_config = config if config is not None else self._code_execution_config
+    if code_execution_config is False:
+        return False, None
+    return code_execution_reply(_conversation(self, messages, sender), code_execution_config, IOStream.get_default())
+
+
+# ---------------------------------------------------------------- functions and tools
+def generate_function_call_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """Execute a legacy ``function_call`` in the last message."""
+    from ..tools.execution import execute_function
+
+    message = _conversation(self, messages, sender)[-1]
+    if not message.get("function_call"):
+        return False, None
+    _, result = execute_function(self._function_map, message["function_call"], call_id=message.get("id"))
+    return True, result
+
+
+async def a_generate_function_call_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """(async) Execute a legacy ``function_call``; async functions are awaited."""
+    from ..tools.execution import a_execute_function
+
+    message = _conversation(self, messages, sender)[-1]
+    if not message.get("function_call"):
+        return False, None
+    _, result = await a_execute_function(self._function_map, message["function_call"], call_id=message.get("id"))
+    return True, result
+
+
+def generate_tool_calls_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """Execute the ``tool_calls`` of the last message; a tool's error is its result, never raised."""
+    from ..tools.execution import tool_calls_reply
+
+    message = _conversation(self, messages, sender)[-1]
+    if not message.get("tool_calls"):
+        return False, None
+    return True, tool_calls_reply(self._function_map, message["tool_calls"])
+
+
+async def a_generate_tool_calls_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """(async) Execute the ``tool_calls`` of the last message."""
+    from ..tools.execution import a_tool_calls_reply
+
+    message = _conversation(self, messages, sender)[-1]
+    if not message.get("tool_calls"):
+        return False, None
+    return True, await a_tool_calls_reply(self._function_map, message["tool_calls"])
+
+
+# ---------------------------------------------------------------- termination and human input
+def _plan(self: "ConversableAgent", message: dict[str, Any], sender: Optional["Agent"]) -> Any:
+    return plan_human_input(
+        self.human_input_mode,
+        is_termination=bool(self._is_termination_msg(message)),
+        auto_replies=self._consecutive_auto_reply_counter[sender],
+        max_auto_replies=self._max_consecutive_auto_reply_dict[sender],
+        agent_name=self.name,
+        sender_name="the sender" if sender is None else sender.name,
+    )
+
+
+def _apply_human_reply(
+    self: "ConversableAgent", plan: Any, reply: str, message: dict[str, Any], sender: Optional["Agent"]
+) -> Reply:
+    if plan.prompt is not None and not reply:
+        render.no_human_input()
+    if plan.stop or reply == "exit" or (not reply and plan.stop_if_empty):
+        self._consecutive_auto_reply_counter[sender] = 0
+        return True, None
+    if reply or self._max_consecutive_auto_reply_dict[sender] == 0:
+        self._consecutive_auto_reply_counter[sender] = 0
+        return True, human_reply_message(reply, message)
+    self._consecutive_auto_reply_counter[sender] += 1
+    if self.human_input_mode != "NEVER":
+        render.using_auto_reply()
+    return False, None
+
+
+def check_termination_and_human_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """End the chat, take the human's reply, or let the next reply function answer.
+
+    "exit" (or closed input) ends the chat; an empty answer means auto-reply, except on a termination
+    message, where it ends the chat.
+    """
+    message = _conversation(self, messages, sender)[-1]
+    plan = _plan(self, message, sender)
+    reply = self.get_human_input(plan.prompt) if plan.prompt is not None else ""
+    return _apply_human_reply(self, plan, reply, message, sender)
+
+
+async def a_check_termination_and_human_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
+    config: Optional[Any] = None,
+) -> Reply:
+    """(async) See ``check_termination_and_human_reply``."""
+    message = _conversation(self, messages, sender)[-1]
+    plan = _plan(self, message, sender)
+    reply = await self.a_get_human_input(plan.prompt) if plan.prompt is not None else ""
+    return _apply_human_reply(self, plan, reply, message, sender)

@@ -1,0 +1,243 @@
+"""Chat results, summaries, carryover and sequences of chats (``initiate_chats``)."""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from ..io import render
+
+if TYPE_CHECKING:
+    from .conversable_agent import ConversableAgent
+
+__all__ = [
+    "ChatResult",
+    "initiate_chats",
+    "a_initiate_chats",
+    "SUMMARY_METHODS",
+    "validate_summary_method",
+    "last_msg_summary",
+    "carryover_text",
+    "append_carryover",
+]
+
+SUMMARY_METHODS = ("last_msg", "reflection_with_llm")
+
+
+@dataclass
+class ChatResult:
+    """The result of a chat: its history, a summary, its cost and the human input given."""
+
+    chat_id: Optional[int] = None
+    """The id of the chat (set by ``a_initiate_chats``)."""
+    chat_history: list[dict[str, Any]] = field(default_factory=list)
+    """The messages of the chat, as the initiating agent stored them."""
+    summary: Optional[str] = None
+    """A summary obtained from the chat with the chosen ``summary_method``."""
+    cost: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Usage and cost: ``usage_including_cached_inference`` and ``usage_excluding_cached_inference``."""
+    human_input: list[str] = field(default_factory=list)
+    """Every line of human input given during the chat."""
+
+
+def validate_summary_method(summary_method: Any) -> None:
+    """Reject an unknown summary method before the chat starts (not after it ran)."""
+    if summary_method is None or callable(summary_method) or summary_method in SUMMARY_METHODS:
+        return
+    raise ValueError(
+        "If not None, the summary_method must be a string from [`reflection_with_llm`, `last_msg`] or a callable; "
+        f"got {summary_method!r}."
+    )
+
+
+def last_msg_summary(sender: "ConversableAgent", recipient: "ConversableAgent", summary_args: dict) -> str:
+    """The last message of the chat without the word TERMINATE."""
+    try:
+        content = recipient.last_message(sender)["content"]  # type: ignore[index]
+    except (IndexError, KeyError, TypeError, AttributeError) as e:
+        warnings.warn(f"Cannot extract summary using last_msg: {e}. Using an empty str as summary.", UserWarning)
+        return ""
+    if isinstance(content, str):
+        return content.replace("TERMINATE", "")
+    if isinstance(content, list):
+        return "\n".join(
+            part["text"].replace("TERMINATE", "") for part in content if isinstance(part, dict) and "text" in part
+        )
+    return ""
+
+
+def _carryover_item_text(item: Any) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, dict) and "content" in item:
+        return str(item["content"])
+    return str(item)
+
+
+def carryover_text(carryover: Union[str, list[Any]]) -> str:
+    """The carryover as one text, one item a line."""
+    if isinstance(carryover, str):
+        return carryover
+    if isinstance(carryover, list):
+        return "\n".join(_carryover_item_text(item) for item in carryover)
+    from ..exception_utils import InvalidCarryOverType
+
+    raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
+
+
+def append_carryover(message: Union[str, dict[str, Any]], carryover: Any) -> Union[str, dict[str, Any]]:
+    """Attach ``carryover`` to the first message of a chat, as classic AutoGen does ("\\nContext: \\n...")."""
+    if not carryover:
+        return message
+    if isinstance(message, str):
+        return message + "\nContext: \n" + carryover_text(carryover)
+    if isinstance(message, dict):
+        content = message.get("content")
+        if isinstance(content, str):
+            return {**message, "content": content + "\nContext: \n" + carryover_text(carryover)}
+        if isinstance(content, list):
+            prefix = {"type": "text", "text": "\nContext: \n" + carryover_text(carryover)}
+            return {**message, "content": [prefix] + content}
+        return message
+    from ..exception_utils import InvalidCarryOverType
+
+    raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
+
+
+def _check_queue(chat_queue: list[dict[str, Any]]) -> None:
+    if not isinstance(chat_queue, list):
+        raise TypeError(f"chat_queue must be a list of dicts of initiate_chat arguments; got {type(chat_queue).__name__}.")
+    recipients = []
+    for index, chat_info in enumerate(chat_queue):
+        if not isinstance(chat_info, dict):
+            raise TypeError(f"chat_queue[{index}] must be a dict of initiate_chat arguments; got {type(chat_info).__name__}.")
+        if "recipient" not in chat_info:
+            raise ValueError(f"chat_queue[{index}] has no 'recipient': every chat needs one.")
+        if chat_info.get("sender") is None:
+            raise ValueError(f"chat_queue[{index}] has no 'sender': give one, or call sender.initiate_chats(...).")
+        validate_summary_method(chat_info.get("summary_method", "last_msg"))
+        recipients.append(chat_info["recipient"])
+    if len(set(map(id, recipients))) < len(recipients):
+        warnings.warn(
+            "Repetitive recipients detected: The chat history will be cleared by default if a recipient appears more "
+            "than once. To retain the chat history, please set 'clear_history=False' in the configuration of the "
+            "repeating agent.",
+            UserWarning,
+        )
+
+
+def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str]]) -> dict[str, Any]:
+    carryover = chat_info.get("carryover", [])
+    if isinstance(carryover, str):
+        carryover = [carryover]
+    excluded = chat_info.get("finished_chat_indexes_to_exclude_from_carryover", [])
+    info = dict(chat_info)
+    info["carryover"] = list(carryover) + [s for key, s in summaries.items() if key not in excluded]
+    if "message" not in info:
+        warnings.warn(
+            "message is not provided in a chat_queue entry. input() will be called to get the initial message.",
+            UserWarning,
+        )
+    if not info.get("silent", False):
+        message = info.get("message")
+        shown = (
+            message if isinstance(message, str)
+            else "Callable: " + getattr(message, "__name__", "message") if callable(message)
+            else "Dict: " + str(message) if isinstance(message, dict)
+            else "None"
+        )
+        render.new_chat(shown, carryover_text(info["carryover"]), bool(info.get("verbose", False)))
+    return info
+
+
+_NOT_CHAT_ARGS = ("sender", "chat_id", "prerequisites", "finished_chat_indexes_to_exclude_from_carryover")
+
+
+def _chat_kwargs(info: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in info.items() if k not in _NOT_CHAT_ARGS}
+
+
+def initiate_chats(chat_queue: list[dict[str, Any]]) -> list[ChatResult]:
+    """Run chats one after another; each chat's carryover holds the summaries of the chats before it.
+
+    Args:
+        chat_queue: a list of dicts, each holding the arguments of ``ConversableAgent.initiate_chat`` plus
+            ``"sender"`` and ``"recipient"``; optional ``"carryover"`` (str or list) and
+            ``"finished_chat_indexes_to_exclude_from_carryover"`` (indexes of earlier chats whose summaries to skip).
+
+    Returns:
+        a list of ``ChatResult``, one per chat, in order.
+    """
+    _check_queue(chat_queue)
+    finished: list[ChatResult] = []
+    for chat_info in chat_queue:
+        info = _with_carryover(chat_info, {i: r.summary for i, r in enumerate(finished)})
+        finished.append(info["sender"].initiate_chat(**_chat_kwargs(info)))
+    return finished
+
+
+async def a_initiate_chats(chat_queue: list[dict[str, Any]]) -> dict[int, ChatResult]:
+    """(async) Run chats concurrently, each after its ``prerequisites`` (a list of ``chat_id``) have finished.
+
+    Every chat needs a unique ``"chat_id"``; a chat's carryover holds the summaries of its prerequisites.
+
+    Returns:
+        a dict from ``chat_id`` to ``ChatResult``.
+    """
+    _check_queue(chat_queue)
+    by_id: dict[int, dict[str, Any]] = {}
+    for index, chat_info in enumerate(chat_queue):
+        if "chat_id" not in chat_info:
+            raise ValueError("Each chat must have a unique id for async multi-chat execution.")
+        if chat_info["chat_id"] in by_id:
+            raise ValueError(f"chat_queue[{index}] repeats chat_id {chat_info['chat_id']!r}; chat ids must be unique.")
+        for pre in chat_info.get("prerequisites", []):
+            if not isinstance(pre, int):
+                raise ValueError("Prerequisite chat id is not int.")
+        by_id[chat_info["chat_id"]] = chat_info
+    for chat_id, info in by_id.items():
+        unknown = [p for p in info.get("prerequisites", []) if p not in by_id]
+        if unknown:
+            raise ValueError(f"chat {chat_id} lists unknown prerequisites {unknown}; known chat ids: {list(by_id)}.")
+
+    tasks: dict[int, asyncio.Task[ChatResult]] = {}
+    visiting: set[int] = set()
+
+    def task_for(chat_id: int) -> "asyncio.Task[ChatResult]":
+        if chat_id in tasks:
+            return tasks[chat_id]
+        if chat_id in visiting:
+            raise ValueError(f"The prerequisites of chat {chat_id} form a cycle.")
+        visiting.add(chat_id)
+        prerequisites = [task_for(p) for p in by_id[chat_id].get("prerequisites", [])]
+        tasks[chat_id] = asyncio.ensure_future(_run_after(chat_id, by_id[chat_id], prerequisites, by_id))
+        return tasks[chat_id]
+
+    for chat_id in by_id:
+        task_for(chat_id)
+    await asyncio.gather(*tasks.values())
+    return {chat_id: tasks[chat_id].result() for chat_id in by_id}
+
+
+async def _run_after(
+    chat_id: int, chat_info: dict[str, Any], prerequisites: list["asyncio.Task[ChatResult]"], by_id: dict
+) -> ChatResult:
+    results = [await task for task in prerequisites]
+    summaries = {pre: r.summary for pre, r in zip(chat_info.get("prerequisites", []), results)}
+    info = _with_carryover(chat_info, summaries)
+    result: ChatResult = await info["sender"].a_initiate_chat(**_chat_kwargs(info))
+    result.chat_id = chat_id
+    return result
+
+
+def summary_callable(summary_method: Union[str, Callable[..., Any]]) -> Callable[..., Any]:
+    """The function computing a summary for a ``summary_method`` name or callable."""
+    if summary_method == "last_msg":
+        return last_msg_summary
+    if summary_method == "reflection_with_llm":
+        from .conversable_agent import reflection_with_llm_summary
+
+        return reflection_with_llm_summary
+    return summary_method  # type: ignore[return-value]

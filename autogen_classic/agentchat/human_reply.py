@@ -1,0 +1,76 @@
+"""When to ask the human, what to ask, and what their answer means.
+
+The decision is pure: it reads the input mode, whether the last message ends the
+chat and the auto-reply budget, and says which prompt to show (if any). The agent
+asks (sync or async) and applies the outcome, so both chat loops behave the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+__all__ = ["HUMAN_INPUT_MODES", "HumanInputPlan", "plan_human_input", "human_reply_message", "validate_human_input_mode"]
+
+HUMAN_INPUT_MODES = ("ALWAYS", "TERMINATE", "NEVER")
+
+
+def validate_human_input_mode(human_input_mode: Any) -> str:
+    """Return the mode in upper case, or raise naming the accepted values."""
+    if isinstance(human_input_mode, str) and human_input_mode.upper() in HUMAN_INPUT_MODES:
+        return human_input_mode.upper()
+    raise ValueError(
+        f"human_input_mode must be one of 'ALWAYS', 'TERMINATE' or 'NEVER'; got {human_input_mode!r}."
+    )
+
+
+@dataclass(frozen=True)
+class HumanInputPlan:
+    """What to do before auto-replying: stop at once, or ask with ``prompt`` (None: don't ask)."""
+
+    prompt: Optional[str] = None
+    stop: bool = False
+    stop_if_empty: bool = False
+
+
+def plan_human_input(
+    mode: str, *, is_termination: bool, auto_replies: int, max_auto_replies: int, agent_name: str, sender_name: str
+) -> HumanInputPlan:
+    """Decide whether the chat stops, whether to ask the human, and with which prompt."""
+    stop_prompt = f"Please give feedback to {sender_name}. Press enter or type 'exit' to stop the conversation: "
+    if mode == "ALWAYS":
+        return HumanInputPlan(
+            prompt=(
+                f"Replying as {agent_name}. Provide feedback to {sender_name}. Press enter to skip and use auto-reply, "
+                "or type 'exit' to end the conversation: "
+            ),
+            stop_if_empty=is_termination,
+        )
+    if auto_replies >= max_auto_replies:
+        if mode == "NEVER":
+            return HumanInputPlan(stop=True)
+        prompt = stop_prompt if is_termination else (
+            f"Please give feedback to {sender_name}. Press enter to skip and use auto-reply, "
+            "or type 'exit' to stop the conversation: "
+        )
+        return HumanInputPlan(prompt=prompt, stop_if_empty=is_termination)
+    if is_termination:
+        if mode == "NEVER":
+            return HumanInputPlan(stop=True)
+        return HumanInputPlan(prompt=stop_prompt, stop_if_empty=True)
+    return HumanInputPlan()
+
+
+def human_reply_message(reply: str, last_message: dict[str, Any]) -> dict[str, Any]:
+    """The message sent for a human's typed reply; pending calls are answered "USER INTERRUPTED"."""
+    tool_returns: list[dict[str, Any]] = []
+    if last_message.get("function_call"):
+        tool_returns.append(
+            {"role": "function", "name": last_message["function_call"].get("name", ""), "content": "USER INTERRUPTED"}
+        )
+    for call in last_message.get("tool_calls") or []:
+        tool_returns.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": "USER INTERRUPTED"})
+    response: dict[str, Any] = {"role": "user", "content": reply}
+    if tool_returns:
+        response["tool_responses"] = tool_returns
+    return response

@@ -1,0 +1,84 @@
+"""Message dicts: normalising what agents send into the OpenAI chat format.
+
+An agent keeps one list of OpenAI-style messages per peer. What it sends or
+receives may be a string, a dict or a pydantic/OpenAI object; this module turns
+it into the dict that is stored, or explains clearly why it cannot.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Optional, Union
+
+__all__ = ["OAI_MESSAGE_KEYS", "message_to_dict", "to_oai_message", "invalid_message_error"]
+
+# The keys an agent keeps from a message; everything else (e.g. "role" overrides) is interpreted.
+OAI_MESSAGE_KEYS = ("content", "function_call", "tool_calls", "tool_responses", "tool_call_id", "name", "context")
+
+INVALID_SENT = (
+    "Message can't be converted into a valid ChatCompletion message. Either content or function_call must be provided."
+)
+INVALID_RECEIVED = (
+    "Received message can't be converted into a valid ChatCompletion message. "
+    "Either content or function_call must be provided."
+)
+
+
+def message_to_dict(message: Union[dict[str, Any], str, Any]) -> dict[str, Any]:
+    """Return ``message`` as a dict: a string becomes ``{"content": message}``."""
+    if isinstance(message, str):
+        return {"content": message}
+    if isinstance(message, dict):
+        return message
+    if hasattr(message, "model_dump"):
+        return dict(message.model_dump())
+    if isinstance(message, Mapping):
+        return dict(message)
+    raise TypeError(
+        f"message must be a str or a dict with 'content', 'function_call' or 'tool_calls'; "
+        f"got {type(message).__name__}: {message!r:.80}"
+    )
+
+
+def invalid_message_error(message: Mapping[str, Any], *, received: bool) -> ValueError:
+    """The error for a message dict that has neither content nor a call, naming what it has."""
+    base = INVALID_RECEIVED if received else INVALID_SENT
+    keys = ", ".join(repr(k) for k in message) or "no keys"
+    return ValueError(
+        f"{base} The message has {keys}; give it 'content' (a str, or a list of content parts), "
+        f"'function_call' or 'tool_calls'."
+    )
+
+
+def to_oai_message(
+    message: Mapping[str, Any], role: str, *, default_name: str
+) -> Optional[dict[str, Any]]:
+    """Build the stored OpenAI message from ``message``, or ``None`` if it carries nothing.
+
+    ``role`` is the role from the keeping agent's point of view ("assistant" when it sent the
+    message, "user" when it received it); function and tool results keep their own role, an
+    ``override_role`` key wins, and any message with a call is an assistant message.
+    """
+    oai_message = {k: message[k] for k in OAI_MESSAGE_KEYS if k in message and message[k] is not None}
+    if "content" not in oai_message:
+        if "function_call" in oai_message or "tool_calls" in oai_message:
+            oai_message["content"] = None
+        else:
+            return None
+
+    if message.get("role") in ("function", "tool"):
+        oai_message["role"] = message["role"]
+        if "tool_responses" in oai_message:
+            # Copies, so that the sender's stored message is not rewritten by the receiver.
+            oai_message["tool_responses"] = [
+                {**response, "content": str(response.get("content"))} for response in oai_message["tool_responses"]
+            ]
+    elif "override_role" in message:
+        oai_message["role"] = message["override_role"]
+    else:
+        oai_message["role"] = role
+
+    if oai_message.get("function_call") or oai_message.get("tool_calls"):
+        oai_message["role"] = "assistant"
+    elif "name" not in oai_message:
+        oai_message["name"] = default_name
+    return oai_message

@@ -1,0 +1,63 @@
+"""The classic exception classes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "AgentNameConflict",
+    "InvalidCarryOverType",
+    "ModelToolNotSupportedError",
+    "NoEligibleSpeaker",
+    "SenderRequired",
+    "UndefinedNextAgent",
+]
+
+
+class AgentNameConflict(Exception):  # noqa: N818 - classic name
+    """Two agents of a group share a name where names must be unique."""
+
+    def __init__(self, msg: str = "Found multiple agents with the same name.", *args: Any, **kwargs: Any) -> None:
+        super().__init__(msg, *args, **kwargs)
+
+
+class NoEligibleSpeaker(Exception):  # noqa: N818
+    """No agent may speak next: the group chat ends early."""
+
+    def __init__(self, message: str = "No eligible speakers.") -> None:
+        self.message = message
+        super().__init__(self.message)
+
+
+class SenderRequired(Exception):  # noqa: N818
+    """A reply trigger given as a name needs a sender to compare with."""
+
+    def __init__(self, message: str = "Sender is required but not provided.") -> None:
+        self.message = message
+        super().__init__(self.message)
+
+
+class InvalidCarryOverType(Exception):  # noqa: N818
+    """A carryover that is neither a string nor a list."""
+
+    def __init__(
+        self, message: str = "Carryover should be a string or a list of strings. Not adding carryover to the message."
+    ) -> None:
+        self.message = message
+        super().__init__(self.message)
+
+
+class UndefinedNextAgent(Exception):  # noqa: N818
+    """The agents named as next speakers are not in the group."""
+
+    def __init__(self, message: str = "The provided agents list does not overlap with agents in the group.") -> None:
+        self.message = message
+        super().__init__(self.message)
+
+
+class ModelToolNotSupportedError(Exception):
+    """Tools were requested from a model that does not support them."""
+
+    def __init__(self, model: str) -> None:
+        self.message = f"Tools are not supported with {model} models."
+        super().__init__(self.message)

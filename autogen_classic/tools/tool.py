@@ -1,0 +1,91 @@
+"""``Tool``: a function with the name and description a model sees."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+if TYPE_CHECKING:
+    from ..agentchat.conversable_agent import ConversableAgent
+
+__all__ = ["Tool", "tool"]
+
+
+class Tool:
+    """A callable function plus the name and description under which a model may call it.
+
+    Args:
+        name: the tool name (default: the function name).
+        description: what the tool does, for the model (default: the function's docstring).
+        func_or_tool: the function, or another ``Tool`` to copy name/description/function from.
+    """
+
+    def __init__(
+        self, *, name: Optional[str] = None, description: Optional[str] = None,
+        func_or_tool: Union["Tool", Callable[..., Any]],
+    ) -> None:
+        if isinstance(func_or_tool, Tool):
+            self._name = name or func_or_tool.name
+            self._description = description or func_or_tool.description
+            self._func = func_or_tool.func
+        elif inspect.isfunction(func_or_tool) or inspect.ismethod(func_or_tool) or inspect.isbuiltin(func_or_tool):
+            self._name = name or func_or_tool.__name__
+            self._description = description or func_or_tool.__doc__ or ""
+            self._func = func_or_tool
+        else:
+            raise ValueError(
+                f"Parameter 'func_or_tool' must be a function, method or a Tool instance, it is "
+                f"'{type(func_or_tool)}' instead."
+            )
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def description(self) -> str:
+        return self._description
+
+    @property
+    def func(self) -> Callable[..., Any]:
+        return self._func
+
+    @property
+    def tool_schema(self) -> dict[str, Any]:
+        """The schema for the ``tools`` request parameter."""
+        from .function_utils import get_function_schema
+
+        return get_function_schema(self._func, name=self._name, description=self._description)
+
+    @property
+    def function_schema(self) -> dict[str, Any]:
+        """The schema for the legacy ``functions`` request parameter."""
+        return self.tool_schema["function"]  # type: ignore[no-any-return]
+
+    def register_for_llm(self, agent: "ConversableAgent") -> None:
+        """Let ``agent``'s model propose calls to this tool."""
+        agent.register_for_llm()(self)
+
+    def register_for_execution(self, agent: "ConversableAgent") -> None:
+        """Let ``agent`` execute calls to this tool."""
+        agent.register_for_execution()(self)
+
+    def register_tool(self, agent: "ConversableAgent") -> None:
+        """Both ``register_for_llm`` and ``register_for_execution`` on one agent."""
+        self.register_for_llm(agent)
+        self.register_for_execution(agent)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._func(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Tool(name={self._name!r})"
+
+
+def tool(name: Optional[str] = None, description: Optional[str] = None) -> Callable[[Callable[..., Any]], Tool]:
+    """Decorator turning a function into a ``Tool``."""
+
+    def decorator(func_or_tool: Callable[..., Any]) -> Tool:
+        return Tool(name=name, description=description, func_or_tool=func_or_tool)
+
+    return decorator

@@ -1,0 +1,34 @@
+"""Shared fixtures: a scripted OpenAI server and a scripted console."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from autogen_classic.io.base import IOStream
+from autogen_classic.testing.io import ScriptedIOStream
+from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
+
+
+@pytest.fixture(scope="session")
+def _scripted_server_session() -> Iterator[ScriptedOpenAIServer]:
+    # One real HTTP server per session keeps tests fast; each test gets it freshly reset.
+    with ScriptedOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def scripted_server(_scripted_server_session: ScriptedOpenAIServer) -> Iterator[ScriptedOpenAIServer]:
+    """The session's scripted OpenAI server with an empty queue, no responder and no recorded requests."""
+    _scripted_server_session.reset()
+    yield _scripted_server_session
+    _scripted_server_session.reset()
+
+
+@pytest.fixture
+def console() -> Iterator[ScriptedIOStream]:
+    """A fresh ``ScriptedIOStream`` installed as the default IOStream for the test."""
+    stream = ScriptedIOStream()
+    with IOStream.set_default(stream):
+        yield stream
