@@ -1,5 +1,75 @@
-"""autogen-classic: the classic AutoGen multi-agent conversation API."""
+"""autogen-classic: the classic AutoGen multi-agent conversation API.
 
+Classic scripts run after changing one line::
+
+    import autogen_classic as autogen
+"""
+
+import logging
+
+from .agentchat import (
+    Agent,
+    AssistantAgent,
+    ChatResult,
+    ConversableAgent,
+    LLMAgent,
+    UserProxyAgent,
+    a_initiate_chats,
+    initiate_chats,
+    register_function,
+)
+from .code_utils import DEFAULT_MODEL, FAST_MODEL
+from .exception_utils import (
+    AgentNameConflict,
+    InvalidCarryOverType,
+    NoEligibleSpeaker,
+    SenderRequired,
+    UndefinedNextAgent,
+)
+from .io import IOConsole, IOStream
+from .oai import (
+    Cache,
+    ModelClient,
+    OpenAIWrapper,
+    config_list_from_json,
+    config_list_openai_aoai,
+    filter_config,
+    gather_usage_summary,
+    get_config_list,
+)
+from .tools.tool import Tool, tool
 from .version import __version__
 
-__all__ = ["__version__"]
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "FAST_MODEL",
+    "Agent",
+    "AgentNameConflict",
+    "AssistantAgent",
+    "Cache",
+    "ChatResult",
+    "ConversableAgent",
+    "IOConsole",
+    "IOStream",
+    "InvalidCarryOverType",
+    "LLMAgent",
+    "ModelClient",
+    "NoEligibleSpeaker",
+    "OpenAIWrapper",
+    "SenderRequired",
+    "Tool",
+    "UndefinedNextAgent",
+    "UserProxyAgent",
+    "__version__",
+    "a_initiate_chats",
+    "config_list_from_json",
+    "config_list_openai_aoai",
+    "filter_config",
+    "gather_usage_summary",
+    "get_config_list",
+    "initiate_chats",
+    "register_function",
+    "tool",
+]

@@ -125,7 +125,9 @@ def generate_code_execution_reply(
     code_execution_config = config if config is not None else self._code_execution_config
     if code_execution_config is False:
         return False, None
-    return code_execution_reply(_conversation(self, messages, sender), code_execution_config, IOStream.get_default())
+    return code_execution_reply(
+        _conversation(self, messages, sender), code_execution_config, IOStream.get_default(), run_code=self.run_code
+    )
 
 
 # ---------------------------------------------------------------- functions and tools
@@ -134,13 +136,10 @@ def generate_function_call_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """Execute a legacy ``function_call`` in the last message."""
-    from ..tools.execution import execute_function
+    from ..tools.execution import function_call_reply
 
-    message = _conversation(self, messages, sender)[-1]
-    if not message.get("function_call"):
-        return False, None
-    _, result = execute_function(self._function_map, message["function_call"], call_id=message.get("id"))
-    return True, result
+    reply = function_call_reply(self._function_map, _conversation(self, messages, sender)[-1])
+    return (False, None) if reply is None else (True, reply)
 
 
 async def a_generate_function_call_reply(
@@ -148,13 +147,10 @@ async def a_generate_function_call_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """(async) Execute a legacy ``function_call``; async functions are awaited."""
-    from ..tools.execution import a_execute_function
+    from ..tools.execution import a_function_call_reply
 
-    message = _conversation(self, messages, sender)[-1]
-    if not message.get("function_call"):
-        return False, None
-    _, result = await a_execute_function(self._function_map, message["function_call"], call_id=message.get("id"))
-    return True, result
+    reply = await a_function_call_reply(self._function_map, _conversation(self, messages, sender)[-1])
+    return (False, None) if reply is None else (True, reply)
 
 
 def generate_tool_calls_reply(
@@ -165,22 +161,20 @@ def generate_tool_calls_reply(
     from ..tools.execution import tool_calls_reply
 
     message = _conversation(self, messages, sender)[-1]
-    if not message.get("tool_calls"):
-        return False, None
-    return True, tool_calls_reply(self._function_map, message["tool_calls"])
+    reply = tool_calls_reply(self._function_map, message.get("tool_calls") or [])
+    return (False, None) if reply is None else (True, reply)
 
 
 async def a_generate_tool_calls_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
     config: Optional[Any] = None,
 ) -> Reply:
-    """(async) Execute the ``tool_calls`` of the last message."""
+    """(async) Execute the ``tool_calls`` of the last message, concurrently."""
     from ..tools.execution import a_tool_calls_reply
 
     message = _conversation(self, messages, sender)[-1]
-    if not message.get("tool_calls"):
-        return False, None
-    return True, await a_tool_calls_reply(self._function_map, message["tool_calls"])
+    reply = await a_tool_calls_reply(self._function_map, message.get("tool_calls") or [])
+    return (False, None) if reply is None else (True, reply)
 
 
 # ---------------------------------------------------------------- termination and human input

@@ -603,6 +603,26 @@ class ConversableAgent(ToolRegistryMixin):
         if reply is not None:
             await self.a_send(reply, sender, silent=silent)
 
+    # ----------------------------------------------------------------- code execution
+    def run_code(self, code: str, **kwargs: Any) -> tuple[int, str, Optional[str]]:
+        """Run ``code`` and return ``(exit_code, logs, image)``; override to change how code runs.
+
+        Args:
+            code: the code to run.
+            **kwargs: ``lang``, ``work_dir``, ``timeout``, ``filename`` ... from ``code_execution_config``.
+        """
+        from ..coding.reply import local_run_code
+
+        return local_run_code(code, **kwargs)
+
+    def execute_code_blocks(self, code_blocks: list[tuple[str, str]]) -> tuple[int, str]:
+        """Run ``(language, code)`` blocks in order, stopping at the first failure."""
+        from ..coding.reply import run_code_blocks
+
+        if self._code_execution_config is False:
+            raise ValueError(f"Agent '{self.name}' has code_execution_config=False: it does not run code.")
+        return run_code_blocks(code_blocks, self._code_execution_config, IOStream.get_default(), run_code=self.run_code)
+
     # ----------------------------------------------------------------- human input
     def get_human_input(self, prompt: str) -> str:
         """Ask the person at the console (through the current IOStream). Closed input counts as "exit"."""

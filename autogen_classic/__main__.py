@@ -1,0 +1,5 @@
+"""``python -m autogen_classic`` runs the ``autogen-classic`` command."""
+
+from .cli import main
+
+raise SystemExit(main())

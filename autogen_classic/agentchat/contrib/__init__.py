@@ -1,0 +1,1 @@
+"""Optional agent capabilities and helpers (classic ``autogen.agentchat.contrib`` import paths)."""

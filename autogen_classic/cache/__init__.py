@@ -1,0 +1,9 @@
+"""Response caches: on disk (shared between processes) or in memory."""
+
+from .abstract_cache_base import AbstractCache
+from .cache import Cache
+from .disk_cache import DiskCache
+from .in_memory_cache import InMemoryCache
+from .keys import get_key
+
+__all__ = ["AbstractCache", "Cache", "DiskCache", "InMemoryCache", "get_key"]

@@ -1,0 +1,65 @@
+"""A response cache on disk, shared safely between threads and processes."""
+
+from __future__ import annotations
+
+import os
+from types import TracebackType
+from typing import Any, Optional, Union
+
+import diskcache
+
+__all__ = ["DiskCache"]
+
+
+class DiskCache:
+    """Stores responses in a ``diskcache`` directory (SQLite in WAL mode plus files).
+
+    Several processes may open the same directory at once: every ``get``/``set`` is a
+    single SQLite transaction, so a reader sees either the old or the new value, never
+    a torn one.
+
+    Args:
+        seed: the cache seed; responses cached under one seed are invisible to another.
+        cache_path_root: the directory holding one sub-directory per seed.
+    """
+
+    def __init__(self, seed: Union[str, int], cache_path_root: Union[str, os.PathLike[str]] = ".cache") -> None:
+        self.seed = str(seed)
+        self.directory = os.path.join(os.fspath(cache_path_root), self.seed)
+        self._cache: Optional[diskcache.Cache] = None
+
+    def _store(self) -> diskcache.Cache:
+        # Opened lazily so that building a client or agent never touches the disk.
+        if self._cache is None:
+            self._cache = diskcache.Cache(self.directory)
+        return self._cache
+
+    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+        """Return the value stored under ``key``, or ``default``."""
+        return self._store().get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        """Store ``value`` (pickled) under ``key``."""
+        self._store().set(key, value)
+
+    def close(self) -> None:
+        """Close the SQLite connections; a later ``get``/``set`` reopens them."""
+        if self._cache is not None:
+            self._cache.close()
+
+    def __len__(self) -> int:
+        return len(self._store())
+
+    def __enter__(self) -> "DiskCache":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"DiskCache(directory={self.directory!r})"

@@ -1,0 +1,52 @@
+"""A response cache in process memory."""
+
+from __future__ import annotations
+
+import threading
+from types import TracebackType
+from typing import Any, Dict, Optional, Union
+
+__all__ = ["InMemoryCache"]
+
+
+class InMemoryCache:
+    """Keeps responses in a dict for the life of the object (lost when the process exits).
+
+    Args:
+        seed: the cache seed; it namespaces the keys so one store can serve several seeds.
+    """
+
+    def __init__(self, seed: Union[str, int] = "") -> None:
+        self.seed = str(seed)
+        self._data: Dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def _full_key(self, key: str) -> str:
+        return f"{self.seed}_{key}" if self.seed else key
+
+    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+        """Return the value stored under ``key``, or ``default``."""
+        with self._lock:
+            return self._data.get(self._full_key(key), default)
+
+    def set(self, key: str, value: Any) -> None:
+        """Store ``value`` under ``key``."""
+        with self._lock:
+            self._data[self._full_key(key)] = value
+
+    def close(self) -> None:
+        """Nothing to release; the entries stay available."""
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __enter__(self) -> "InMemoryCache":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc_value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> None:
+        self.close()

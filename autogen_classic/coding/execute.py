@@ -1,0 +1,138 @@
+"""The classic ``execute_code``: save code to a file in a working directory and run it.
+
+This is what ``code_execution_config={"work_dir": ..., "use_docker": False, "timeout": ...}``
+uses. Results follow the classic contract: ``(exit_code, logs, image)`` where logs are
+stdout on success and stderr on failure (with the temporary file's path removed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from hashlib import md5
+from pathlib import Path
+from typing import Optional, Union
+
+from .docker import check_can_use_docker_or_throw, decide_use_docker
+from .process import run_with_timeout
+from .utils import PYTHON_VARIANTS
+
+__all__ = [
+    "SENTINEL",
+    "WORKING_DIR",
+    "TIMEOUT_MSG",
+    "DEFAULT_TIMEOUT",
+    "WIN32",
+    "PATH_SEPARATOR",
+    "execute_code",
+    "default_filename",
+    "command_for",
+]
+
+SENTINEL = object()
+# The classic default: an "extensions" folder inside the package.
+WORKING_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "extensions")
+TIMEOUT_MSG = "Timeout"
+DEFAULT_TIMEOUT = 600
+WIN32 = sys.platform == "win32"
+PATH_SEPARATOR = "\\" if WIN32 else "/"
+
+
+def command_for(lang: str) -> str:
+    """Return the program that runs code of language ``lang`` (``sys.executable`` for Python).
+
+    Raises:
+        NotImplementedError: no program is known for ``lang``.
+    """
+    if lang in PYTHON_VARIANTS or lang.startswith("python"):
+        return sys.executable
+    if lang in ["bash", "sh"]:
+        return lang
+    if lang == "shell":
+        return "sh"
+    if lang == "javascript":
+        return "node"
+    if lang in ["ps1", "pwsh", "powershell"]:
+        for program in ("pwsh", "powershell"):
+            if shutil.which(program):
+                return program
+        raise NotImplementedError(f"{lang} code needs PowerShell (pwsh or powershell), which is not on PATH")
+    raise NotImplementedError(f"{lang} not recognized in code execution")
+
+
+def default_filename(code: str, lang: str) -> str:
+    """The classic generated file name: ``tmp_code_<md5 of code>.<py or lang>``."""
+    digest = md5(code.encode()).hexdigest()
+    return f"tmp_code_{digest}.{'py' if lang.startswith('python') else lang}"
+
+
+def execute_code(
+    code: Optional[str] = None,
+    timeout: Optional[float] = None,
+    filename: Optional[str] = None,
+    work_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    use_docker: Union[list[str], str, bool, None, object] = SENTINEL,
+    lang: Optional[str] = "python",
+) -> tuple[int, str, Optional[str]]:
+    """Execute code on the local machine in ``work_dir``.
+
+    Args:
+        code (str, optional): the code; when None, the file ``filename`` is run as it is.
+        timeout (float, optional): the time limit in seconds (default 600). On expiry every
+            process the code started is killed and ``(1, "Timeout", None)`` is returned.
+        filename (str, optional): the file (relative to ``work_dir``) to save the code to; when
+            None a ``tmp_code_<md5>`` file is used and removed afterwards.
+        work_dir (str, optional): the working directory, created if missing; default ``WORKING_DIR``.
+        use_docker (bool, str or list, optional): left unset, ``AUTOGEN_USE_DOCKER`` decides
+            (default True). Any request for Docker raises ``RuntimeError`` explaining how to run locally.
+        lang (str, optional): ``python`` (default), ``bash``, ``sh`` or ``shell``.
+
+    Returns:
+        tuple: ``(exit_code, logs, image)``: logs are stdout on success and stderr on failure;
+        image is always None (no Docker).
+    """
+    if code is None and filename is None:
+        raise ValueError("execute_code needs code or filename: pass the code to run, or the file that holds it.")
+    if use_docker is SENTINEL:
+        use_docker = decide_use_docker(None)
+    check_can_use_docker_or_throw(use_docker)  # type: ignore[arg-type]
+    if timeout is None:
+        timeout = DEFAULT_TIMEOUT
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    lang = lang or "python"
+    if WIN32 and lang in ["sh", "shell"]:
+        lang = "ps1"  # pragma: no cover - Windows
+
+    generated = filename is None
+    if filename is None:
+        filename = default_filename(code or "", lang)
+    work_path = Path(work_dir if work_dir is not None else WORKING_DIR)
+    file_path = work_path / filename
+    file_path.parent.mkdir(parents=True, exist_ok=True)
+    if code is not None:
+        file_path.write_text(code, encoding="utf-8")
+
+    try:
+        program = command_for(lang)
+        cmd = [program, f".\\{filename}" if WIN32 else filename]
+        try:
+            outcome = run_with_timeout(cmd, cwd=work_path, timeout=timeout)
+        except FileNotFoundError:
+            return 127, f"{program}: command not found", None
+    finally:
+        if generated:
+            file_path.unlink(missing_ok=True)
+
+    if outcome.timed_out:
+        return 1, TIMEOUT_MSG, None
+    if outcome.returncode == 0:
+        return 0, outcome.stdout, None
+    logs = outcome.stderr
+    # Keep tracebacks short and free of machine-specific paths, as the classic logs are.
+    if generated:
+        logs = logs.replace(str(file_path.absolute()), "").replace(filename, "")
+    else:
+        logs = logs.replace(str(work_path.absolute()) + PATH_SEPARATOR, "")
+    return outcome.returncode, logs, None

@@ -1,0 +1,230 @@
+"""``LocalCommandLineCodeExecutor``: save each code block to a file and run it locally.
+
+Used with ``code_execution_config={"executor": LocalCommandLineCodeExecutor(...)}``.
+Unlike the classic ``execute_code`` it keeps the files, returns stderr followed by
+stdout, and reports a timeout with exit code 124 (like the ``timeout`` command).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Callable, ClassVar, Optional, Union
+
+from .base import CodeBlock, CodeExtractor, CommandLineCodeResult
+from .execute import TIMEOUT_MSG, WIN32, command_for, default_filename
+from .process import run_with_timeout
+from .utils import PYTHON_VARIANTS, FilenameOutsideWorkspace, MarkdownCodeExtractor, filename_from_code, silence_pip
+
+__all__ = ["LocalCommandLineCodeExecutor"]
+
+_DANGEROUS_PATTERNS = [
+    (r"\brm\s+-rf\b", "Use of 'rm -rf' command is not allowed."),
+    (r"\bmv\b.*?\s+/dev/null", "Moving files to /dev/null is not allowed."),
+    (r"\bdd\b", "Use of 'dd' command is not allowed."),
+    (r">\s*/dev/sd[a-z][1-9]?", "Overwriting disk blocks directly is not allowed."),
+    (r":\(\)\{\s*:\|\:&\s*\};:", "Fork bombs are not allowed."),
+]
+
+
+class LocalCommandLineCodeExecutor:
+    """Runs code blocks as files in a working directory on this machine.
+
+    **The code runs with your permissions: use it only for code you trust.**
+    Python and shell (bash, shell, sh) run by default; PowerShell runs when installed;
+    javascript, html and css are only saved (see ``execution_policies``).
+    """
+
+    SUPPORTED_LANGUAGES: ClassVar[list[str]] = [
+        "bash",
+        "shell",
+        "sh",
+        "pwsh",
+        "powershell",
+        "ps1",
+        "python",
+        "javascript",
+        "html",
+        "css",
+    ]
+    DEFAULT_EXECUTION_POLICY: ClassVar[dict[str, bool]] = {
+        "bash": True,
+        "shell": True,
+        "sh": True,
+        "pwsh": True,
+        "powershell": True,
+        "ps1": True,
+        "python": True,
+        "javascript": False,
+        "html": False,
+        "css": False,
+    }
+
+    def __init__(
+        self,
+        timeout: int = 60,
+        virtual_env_context: Optional[SimpleNamespace] = None,
+        work_dir: Union[Path, str] = Path(),
+        functions: Optional[list[Callable[..., Any]]] = None,
+        functions_module: str = "functions",
+        execution_policies: Optional[dict[str, bool]] = None,
+    ) -> None:
+        """Create the executor.
+
+        Args:
+            timeout (int): seconds each code block may run (at least 1, default 60); on expiry the
+                block's whole process tree is killed.
+            virtual_env_context (SimpleNamespace, optional): a context from ``create_virtual_env``;
+                its interpreter runs Python and its ``bin`` comes first on PATH.
+            work_dir (Path or str): where files are saved and run; created if missing. Default: cwd.
+            functions (list): not supported here; must be empty.
+            functions_module (str): a valid Python identifier (kept for compatibility).
+            execution_policies (dict, optional): language -> True (run) or False (save only),
+                overriding ``DEFAULT_EXECUTION_POLICY``.
+        """
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout must be a number of seconds (at least 1), got {timeout!r}")
+        if timeout < 1:
+            raise ValueError("Timeout must be greater than or equal to 1.")
+        if not isinstance(work_dir, (str, os.PathLike)):
+            raise TypeError(f"work_dir must be a str or Path, got {type(work_dir).__name__}")
+        if not functions_module.isidentifier():
+            raise ValueError("Module name must be a valid Python identifier")
+        if functions:
+            raise ValueError(
+                "functions is not supported by autogen_classic's LocalCommandLineCodeExecutor; "
+                "register tools on the agents instead (register_function)."
+            )
+        work_path = Path(work_dir)
+        work_path.mkdir(parents=True, exist_ok=True)
+        self._timeout = timeout
+        self._work_dir = work_path
+        self._virtual_env_context = virtual_env_context
+        self._functions_module = functions_module
+        self._functions: list[Callable[..., Any]] = []
+        self.execution_policies = dict(self.DEFAULT_EXECUTION_POLICY)
+        if execution_policies is not None:
+            self.execution_policies.update(execution_policies)
+
+    @property
+    def timeout(self) -> int:
+        """The time limit in seconds for each code block."""
+        return self._timeout  # type: ignore[return-value]
+
+    @property
+    def work_dir(self) -> Path:
+        """The working directory."""
+        return self._work_dir
+
+    @property
+    def functions_module(self) -> str:
+        """The module name for user functions (kept for compatibility)."""
+        return self._functions_module
+
+    @property
+    def functions(self) -> list[Callable[..., Any]]:
+        """User functions available to the code (always empty here)."""
+        return self._functions
+
+    @property
+    def code_extractor(self) -> CodeExtractor:
+        """A ``MarkdownCodeExtractor``."""
+        return MarkdownCodeExtractor()
+
+    @staticmethod
+    def sanitize_command(lang: str, code: str) -> None:
+        """Raise ``ValueError`` for shell code with a known self-destructive command (``rm -rf``, ``dd``, ...)."""
+        if lang in ["bash", "shell", "sh"]:
+            for pattern, message in _DANGEROUS_PATTERNS:
+                if re.search(pattern, code):
+                    raise ValueError(f"Potentially dangerous command detected: {message}")
+
+    def execute_code_blocks(self, code_blocks: list[CodeBlock]) -> CommandLineCodeResult:
+        """Save and run ``code_blocks`` in order, stopping at the first failure.
+
+        Args:
+            code_blocks (list[CodeBlock]): the blocks to run.
+
+        Returns:
+            CommandLineCodeResult: the exit code of the last block run, stderr then stdout of
+            every block, and the file of the first block.
+        """
+        logs_all = ""
+        exitcode = 0
+        files: list[Path] = []
+        for block in code_blocks:
+            lang = block.language.lower()
+            try:
+                self.sanitize_command(lang, block.code)
+            except ValueError as err:
+                # Refused code is an answer for the model, not a crash of the chat.
+                return CommandLineCodeResult(exit_code=1, output=logs_all + str(err))
+            code = silence_pip(block.code, lang)
+            if lang in PYTHON_VARIANTS or lang == "python3":
+                lang = "python"
+            if WIN32 and lang in ["sh", "shell"]:
+                lang = "ps1"  # pragma: no cover - Windows
+            if lang not in self.SUPPORTED_LANGUAGES:
+                exitcode = 1
+                logs_all += "\n" + f"unknown language {lang}"
+                break
+            try:
+                filename = filename_from_code(code, self._work_dir)
+            except FilenameOutsideWorkspace:
+                return CommandLineCodeResult(exit_code=1, output="Filename is not in the workspace")
+            if filename is None:
+                filename = default_filename(code, lang)
+            written = (self._work_dir / filename).resolve()
+            written.parent.mkdir(parents=True, exist_ok=True)
+            written.write_text(code, encoding="utf-8")
+            files.append(written)
+
+            if not self.execution_policies.get(lang, False):
+                logs_all += f"Code saved to {written!s}\n"
+                exitcode = 0
+                continue
+
+            try:
+                program = self._program(lang)
+            except NotImplementedError as err:
+                exitcode = 1
+                logs_all += "\n" + str(err)
+                break
+            try:
+                outcome = run_with_timeout(
+                    [program, str(written)], cwd=self._work_dir, timeout=float(self._timeout), env=self._env()
+                )
+            except FileNotFoundError:
+                exitcode = 127
+                logs_all += "\n" + f"{program}: command not found"
+                break
+            if outcome.timed_out:
+                logs_all += "\n" + TIMEOUT_MSG
+                exitcode = 124
+                break
+            logs_all += outcome.stderr
+            logs_all += outcome.stdout
+            exitcode = outcome.returncode
+            if exitcode != 0:
+                break
+        code_file = str(files[0]) if files else None
+        return CommandLineCodeResult(exit_code=exitcode, output=logs_all, code_file=code_file)
+
+    def restart(self) -> None:
+        """Nothing to restart for a local executor (warns, like the classic one)."""
+        warnings.warn("Restarting local command line code executor is not supported. No action is taken.")
+
+    def _program(self, lang: str) -> str:
+        if lang == "python" and self._virtual_env_context is not None:
+            return str(self._virtual_env_context.env_exe)
+        return command_for(lang)
+
+    def _env(self) -> dict[str, str]:
+        env = os.environ.copy()
+        if self._virtual_env_context is not None:
+            bin_path = os.path.abspath(self._virtual_env_context.bin_path)
+            env["PATH"] = f"{bin_path}{os.pathsep}{env.get('PATH', '')}"
+        return env

@@ -1,0 +1,40 @@
+"""The model-client layer: config lists, ``OpenAIWrapper`` (failover, cache, usage) and custom clients."""
+
+from ..cache import Cache
+from ..cache.keys import get_key
+from .client import OpenAIWrapper
+from .config import ConfigEntry, LLMConfigModel, validate_llm_config
+from .config_list import (
+    config_list_from_json,
+    config_list_from_models,
+    config_list_gpt4_gpt35,
+    config_list_openai_aoai,
+    filter_config,
+    get_config_list,
+)
+from .errors import AllEndpointsFailedError, AllEndpointsTimedOutError, EndpointAttempt
+from .model_client import ModelClient
+from .openai_client import OpenAIClient
+from .usage import OAI_PRICE1K, gather_usage_summary
+
+__all__ = [
+    "OAI_PRICE1K",
+    "AllEndpointsFailedError",
+    "AllEndpointsTimedOutError",
+    "Cache",
+    "ConfigEntry",
+    "EndpointAttempt",
+    "LLMConfigModel",
+    "ModelClient",
+    "OpenAIClient",
+    "OpenAIWrapper",
+    "config_list_from_json",
+    "config_list_from_models",
+    "config_list_gpt4_gpt35",
+    "config_list_openai_aoai",
+    "filter_config",
+    "gather_usage_summary",
+    "get_config_list",
+    "get_key",
+    "validate_llm_config",
+]

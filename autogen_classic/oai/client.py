@@ -1,0 +1,321 @@
+"""``OpenAIWrapper``: one client over a list of endpoints, with failover, caching and usage."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from typing import Any, Callable, Dict, List, Optional, Union
+
+import openai
+
+from .config import validate_llm_config
+from .errors import (
+    AllEndpointsFailedError,
+    AllEndpointsTimedOutError,
+    EndpointAttempt,
+    MalformedResponseError,
+    describe_failure,
+)
+from .model_client import ModelClient, PlaceHolderClient
+from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OpenAIClient
+from .request import (
+    WRAPPER_KEYS,
+    PreparedCall,
+    decode_cached,
+    encode_for_cache,
+    formatted_retrieval,
+    instantiate,
+    prepare_call,
+)
+from .usage import cost_for_tokens, print_usage_summary, update_usage_summary
+
+__all__ = ["OpenAIWrapper"]
+
+logger = logging.getLogger("autogen_classic.oai")
+
+_RETRYABLE_BY_NEXT_ENTRY = (openai.APIError, MalformedResponseError, json.JSONDecodeError, OSError)
+
+
+class OpenAIWrapper:
+    """A client for a list of model endpoints, tried in order until one answers.
+
+    Args:
+        config_list: one dict per endpoint (``model``, ``api_key``, ``base_url``, ``api_type``,
+            ``api_version``, ``timeout``, ``max_retries``, ``price``, ``tags``, ``model_client_cls``,
+            and request settings such as ``temperature``). Endpoints are tried in this order.
+        **base_config: settings shared by every entry (an entry's own value wins): client
+            settings (``timeout``, ``max_retries``, ...), request settings (``temperature``,
+            ``tools``, ``response_format``, ...) and wrapper settings (``cache_seed``, ``filter_func``).
+            ``OpenAIWrapper(**llm_config)`` is how agents build their client.
+
+    Raises:
+        ValueError: the configuration is invalid; the message names the key and the fix.
+    """
+
+    extra_kwargs = set(WRAPPER_KEYS)
+    openai_kwargs = set(CLIENT_KEYS | AZURE_CLIENT_KEYS)
+    total_usage_summary: Optional[Dict[str, Any]] = None
+    actual_usage_summary: Optional[Dict[str, Any]] = None
+
+    def __init__(self, *, config_list: Optional[List[Dict[str, Any]]] = None, **base_config: Any) -> None:
+        raw = dict(base_config) if config_list is None else {**base_config, "config_list": config_list}
+        llm_config = validate_llm_config(raw)
+        entries = llm_config.pop("config_list", None) or [{}]
+        self._clients: List[Any] = []
+        self._config_list: List[Dict[str, Any]] = []
+        for entry in entries:
+            merged = {**llm_config, **entry}
+            if merged.get("model_client_cls"):
+                self._clients.append(PlaceHolderClient(merged))
+                logger.info(
+                    "Custom model client %s in config_list: call register_model_client before create.",
+                    merged["model_client_cls"],
+                )
+            else:
+                self._clients.append(OpenAIClient(merged))
+            self._config_list.append({k: v for k, v in merged.items() if k not in self.openai_kwargs})
+        self._usage_lock = threading.Lock()
+        self.total_usage_summary = None
+        self.actual_usage_summary = None
+        self.wrapper_id = id(self)
+
+    def __repr__(self) -> str:
+        return f"OpenAIWrapper(endpoints=[{', '.join(self._describe(i) for i in range(len(self._clients)))}])"
+
+    # ----------------------------------------------------------------- custom clients
+    def register_model_client(self, model_client_cls: type, **kwargs: Any) -> None:
+        """Activate the ``config_list`` entries that name ``model_client_cls``.
+
+        Args:
+            model_client_cls: a class following the ``ModelClient`` protocol; it is built as
+                ``model_client_cls(config, **kwargs)`` with its ``config_list`` entry.
+            **kwargs: extra constructor arguments.
+        """
+        if not isinstance(model_client_cls, type):
+            raise TypeError(f"register_model_client: model_client_cls must be a class, got {type(model_client_cls).__name__}")
+        already = False
+        for i, client in enumerate(self._clients):
+            if isinstance(client, PlaceHolderClient):
+                if client.config.get("model_client_cls") == model_client_cls.__name__:
+                    self._clients[i] = model_client_cls(client.config, **kwargs)
+                    return
+            elif isinstance(client, model_client_cls):
+                already = True
+        if already:
+            logger.warning(
+                "Model client %s is already registered. Add more entries in the config_list to use multiple model clients.",
+                model_client_cls.__name__,
+            )
+            return
+        raise ValueError(
+            f'Model client "{model_client_cls.__name__}" is being registered but was not found in the config_list. '
+            f'Please make sure to include an entry in the config_list with "model_client_cls": "{model_client_cls.__name__}"'
+        )
+
+    def _require_activated(self) -> None:
+        pending = [c.config["model_client_cls"] for c in self._clients if isinstance(c, PlaceHolderClient)]
+        if pending:
+            raise RuntimeError(
+                f"Model client(s) {pending} are not activated. Please register the custom model clients using "
+                "`register_model_client` or filter them out form the config list."
+            )
+
+    # ----------------------------------------------------------------- create
+    @classmethod
+    def instantiate(
+        cls,
+        template: Union[str, Callable[[Dict[str, Any]], str], None],
+        context: Optional[Dict[str, Any]] = None,
+        allow_format_str_template: Optional[bool] = False,
+    ) -> Optional[str]:
+        """Fill a prompt template from ``context`` (see ``create``'s ``context``)."""
+        return instantiate(template, context, bool(allow_format_str_template))
+
+    def create(self, **config: Any) -> Any:
+        """Make a chat completion, trying each ``config_list`` entry in order.
+
+        Args:
+            messages: the chat messages (required).
+            cache: a ``Cache`` (or None). When given, the legacy ``cache_seed`` is ignored.
+            cache_seed: (legacy) seed of a disk cache under ``.cache/<seed>``; defaults to 41;
+                None disables caching. Used only when ``cache`` is None.
+            agent: the agent making the call (for logging).
+            context: values for templated message contents (see ``allow_format_str_template``).
+            filter_func: ``filter_func(context=..., response=...) -> bool``; a rejected response
+                makes the next entry try (the last entry's response is returned anyway).
+            allow_format_str_template: fill ``{name}`` fields of string contents from ``context``.
+            **params: request parameters for the endpoint (``tools``, ``tool_choice``,
+                ``functions``, ``response_format``, ``stream``, ``temperature``, ``timeout``, ...).
+                Settings in ``llm_config``/``config_list`` take precedence over these.
+
+        Returns:
+            The completion (an ``openai`` ``ChatCompletion`` for OpenAI endpoints) with extra
+            attributes ``cost``, ``config_id`` (index of the entry that answered) and ``pass_filter``.
+
+        Raises:
+            AllEndpointsFailedError: every entry failed; the message lists each endpoint
+                (model and base URL) and its reason. ``AllEndpointsTimedOutError`` (also a
+                ``TimeoutError``) when every entry timed out.
+            RuntimeError: a custom model client named in ``config_list`` was not registered.
+        """
+        self._require_activated()
+        attempts: List[EndpointAttempt] = []
+        rejected: Optional[Any] = None
+        last = len(self._clients) - 1
+        for i, client in enumerate(self._clients):
+            call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
+            hit = self._lookup(call, client)
+            if hit is None:
+                try:
+                    response = client.create(call.params)
+                except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
+                    attempts.append(self._failover_or_raise(i, client, call, err))
+                    continue
+                self._record(call, client, response)
+            else:
+                response = hit
+            if self._accept(call, client, response, i, last):
+                return response
+            rejected = response
+        return self._give_up(attempts, rejected)
+
+    async def a_create(self, **config: Any) -> Any:
+        """Async twin of ``create``: OpenAI endpoints use ``openai.AsyncOpenAI``; custom clients
+        use their ``a_create`` when they have one, otherwise ``create`` in a worker thread."""
+        self._require_activated()
+        attempts: List[EndpointAttempt] = []
+        rejected: Optional[Any] = None
+        last = len(self._clients) - 1
+        for i, client in enumerate(self._clients):
+            call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
+            hit = self._lookup(call, client)
+            if hit is None:
+                try:
+                    a_create = getattr(client, "a_create", None)
+                    if a_create is not None and asyncio.iscoroutinefunction(a_create):
+                        response = await a_create(call.params)
+                    else:
+                        response = await asyncio.to_thread(client.create, call.params)
+                except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
+                    attempts.append(self._failover_or_raise(i, client, call, err))
+                    continue
+                self._record(call, client, response)
+            else:
+                response = hit
+            if self._accept(call, client, response, i, last):
+                return response
+            rejected = response
+        return self._give_up(attempts, rejected)
+
+    # ----------------------------------------------------------------- create steps
+    def _describe(self, index: int, model: Optional[str] = None) -> str:
+        client = self._clients[index]
+        if isinstance(client, OpenAIClient):
+            return client.describe(model)
+        name = getattr(client, "config", {}).get("model_client_cls") if isinstance(client, PlaceHolderClient) else type(client).__name__
+        return f"{model or self._config_list[index].get('model') or '<model>'} via {name}"
+
+    def _lookup(self, call: PreparedCall, client: Any) -> Optional[Any]:
+        """Return a cached response (counted in the total usage only), or None."""
+        if call.cache is None or call.cache_key is None:
+            return None
+        response = decode_cached(call.cache.get(call.cache_key, None))
+        if response is None:
+            return None
+        if getattr(response, "cost", None) is None:
+            try:
+                response.cost = self._cost(call, client, response)
+            except AttributeError:
+                pass
+        with self._usage_lock:
+            self.total_usage_summary = update_usage_summary(self.total_usage_summary, client.get_usage(response))
+        return response
+
+    def _cost(self, call: PreparedCall, client: Any, response: Any) -> float:
+        if call.price is not None:
+            usage = getattr(response, "usage", None)
+            return cost_for_tokens(
+                None,
+                getattr(usage, "prompt_tokens", 0) if usage is not None else 0,
+                getattr(usage, "completion_tokens", 0) if usage is not None else 0,
+                call.price,
+            )
+        return float(client.cost(response) or 0)
+
+    def _record(self, call: PreparedCall, client: Any, response: Any) -> None:
+        """Price a fresh response, count it in both summaries and store it in the cache."""
+        response.cost = self._cost(call, client, response)
+        usage = client.get_usage(response)
+        with self._usage_lock:
+            self.actual_usage_summary = update_usage_summary(self.actual_usage_summary, usage)
+            self.total_usage_summary = update_usage_summary(self.total_usage_summary, dict(usage) if usage else None)
+        if call.cache is not None and call.cache_key is not None:
+            call.cache.set(call.cache_key, encode_for_cache(response))
+
+    def _accept(self, call: PreparedCall, client: Any, response: Any, index: int, last: int) -> bool:
+        response.message_retrieval_function = formatted_retrieval(client.message_retrieval, call.formatter)
+        pass_filter = call.filter_func is None or bool(call.filter_func(context=call.context, response=response))
+        response.config_id = index
+        response.pass_filter = pass_filter
+        return pass_filter or index == last
+
+    def _failover_or_raise(self, index: int, client: Any, call: PreparedCall, err: Exception) -> EndpointAttempt:
+        """Return the failed attempt when the next entry should try; re-raise errors the next entry cannot fix."""
+        if isinstance(client, OpenAIClient):
+            if not isinstance(err, _RETRYABLE_BY_NEXT_ENTRY):
+                raise err
+            if getattr(err, "code", None) == "content_filter":
+                raise err  # the content itself was refused; another endpoint would refuse it too
+            secrets = client.secrets
+            retries: Optional[int] = client.max_retries
+        else:
+            secrets = [str(v) for k, v in self._config_list[index].items() if "key" in k and isinstance(v, str)]
+            retries = None
+        endpoint = self._describe(index, call.params.get("model"))
+        reason = describe_failure(err, retries, secrets)
+        logger.warning("config_list[%d] (%s) failed: %s", index, endpoint, reason)
+        return EndpointAttempt(index=index, endpoint=endpoint, reason=reason, error=err)
+
+    @staticmethod
+    def _give_up(attempts: List[EndpointAttempt], rejected: Optional[Any]) -> Any:
+        if rejected is not None:
+            return rejected  # a filtered-out answer beats no answer; pass_filter tells the caller
+        error_cls = AllEndpointsTimedOutError if attempts and all(a.timed_out for a in attempts) else AllEndpointsFailedError
+        error = error_cls(attempts)
+        raise error from (attempts[-1].error if attempts else None)
+
+    # ----------------------------------------------------------------- usage
+    def print_usage_summary(self, mode: Union[str, List[str]] = ["actual", "total"]) -> None:  # noqa: B006 - classic default
+        """Print the usage summary through the console stream.
+
+        Args:
+            mode: "actual" (excluding cache hits), "total" (including them), or both (the default).
+        """
+        print_usage_summary(self.actual_usage_summary, self.total_usage_summary, mode)
+
+    def clear_usage_summary(self) -> None:
+        """Forget the usage recorded so far."""
+        with self._usage_lock:
+            self.total_usage_summary = None
+            self.actual_usage_summary = None
+
+    @classmethod
+    def extract_text_or_completion_object(
+        cls, response: Any
+    ) -> Union[List[str], List["ModelClient.ModelClientResponseProtocol.Choice.Message"]]:
+        """Return, per choice, the text, or the message object when it carries a tool or function call.
+
+        Args:
+            response: a response returned by ``create``/``a_create``.
+        """
+        retrieve = getattr(response, "message_retrieval_function", None)
+        if callable(retrieve):
+            return retrieve(response)
+        return [
+            choice.message
+            if getattr(choice.message, "function_call", None) is not None or getattr(choice.message, "tool_calls", None) is not None
+            else choice.message.content
+            for choice in response.choices
+        ]

@@ -1,0 +1,292 @@
+"""Validation of ``llm_config`` dicts and their ``config_list`` entries (pydantic).
+
+An ``llm_config`` holds settings shared by every endpoint (``cache_seed``, ``temperature``,
+``tools``, ``timeout``, ...) and a ``config_list`` of endpoints tried in order. Keys that are
+not known here are passed to the endpoint unchanged. Bad values raise ``ValueError`` naming
+the key and the fix; secret values are never echoed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+
+import openai
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
+from pydantic import field_validator
+
+from .secrets import is_secret_key
+
+__all__ = [
+    "ACCEPTED_API_TYPES",
+    "MISSING_MODEL_MESSAGE",
+    "ConfigEntry",
+    "LLMConfigModel",
+    "validate_config_entry",
+    "validate_llm_config",
+]
+
+ACCEPTED_API_TYPES = ("openai", "azure")
+
+# The classic wording, kept so that existing scripts matching on it keep working.
+MISSING_MODEL_MESSAGE = (
+    "When using OpenAI or Azure OpenAI endpoints, specify a non-empty 'model' either in 'llm_config' "
+    "or in each config of 'config_list'."
+)
+
+_HINTS: Dict[str, str] = {
+    "config_list": "use a non-empty list of dicts, one per endpoint, e.g. [{'model': 'gpt-4o-mini', 'api_key': ...}]",
+    "model": "use the model (or Azure deployment) name as a string, e.g. 'gpt-4o-mini'",
+    "api_key": "use the key as a string, or leave it out to read the OPENAI_API_KEY environment variable",
+    "base_url": "use the endpoint URL, e.g. 'http://localhost:11434/v1' for Ollama",
+    "api_type": (
+        f"use one of {', '.join(repr(t) for t in ACCEPTED_API_TYPES)}; for an OpenAI-compatible server "
+        "(Ollama, vLLM, llama.cpp) use 'openai' (or leave api_type out) and set its 'base_url'"
+    ),
+    "api_version": "use the Azure API version as a string, e.g. '2024-02-01'",
+    "timeout": "use the number of seconds as a positive number, e.g. 60",
+    "max_retries": "use a whole number >= 0, e.g. 2",
+    "price": "use [prompt_price_per_1k_tokens, completion_price_per_1k_tokens], e.g. [0.0025, 0.01]",
+    "tags": "use a list of strings, e.g. ['fast', 'local']",
+    "model_client_cls": "use the class name as a string and call register_model_client(TheClass)",
+    "default_headers": "use a dict of header name to string value",
+    "cache_seed": "use an int or str seed, or None to disable the legacy disk cache",
+    "temperature": "use a number, e.g. 0 or 0.7",
+    "top_p": "use a number between 0 and 1",
+    "max_tokens": "use a positive whole number, e.g. 1024",
+    "n": "use a positive whole number",
+    "seed": "use a whole number",
+    "stream": "use True or False",
+    "tools": "use a list of tool dicts like {'type': 'function', 'function': {'name': ..., 'parameters': ...}}",
+    "functions": "use a list of function schema dicts like {'name': ..., 'parameters': ...}",
+    "tool_choice": "use 'auto', 'none', 'required' or {'type': 'function', 'function': {'name': ...}}",
+    "response_format": (
+        "use {'type': 'json_object'}, {'type': 'json_schema', 'json_schema': {...}} or a pydantic model class"
+    ),
+    "stop": "use a string or a list of strings",
+    "filter_func": "use a function (context, response) -> bool",
+}
+
+Number = Union[StrictFloat, StrictInt]
+
+
+class _Settings(BaseModel):
+    """Keys allowed both at the top of ``llm_config`` and in each ``config_list`` entry."""
+
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True, strict=True)
+
+    model: Optional[StrictStr] = None
+    api_key: Optional[StrictStr] = None
+    base_url: Optional[StrictStr] = None
+    api_type: Optional[StrictStr] = None
+    api_version: Optional[StrictStr] = None
+    timeout: Optional[Union[Number, openai.Timeout]] = None
+    max_retries: Optional[StrictInt] = None
+    price: Optional[Union[Number, List[Number]]] = None
+    tags: Optional[List[StrictStr]] = None
+    model_client_cls: Optional[StrictStr] = None
+    default_headers: Optional[Dict[StrictStr, StrictStr]] = None
+    cache_seed: Optional[Union[StrictInt, StrictStr]] = None
+    temperature: Optional[Number] = None
+    top_p: Optional[Number] = None
+    max_tokens: Optional[StrictInt] = None
+    n: Optional[StrictInt] = None
+    seed: Optional[StrictInt] = None
+    stream: Optional[StrictBool] = None
+    tools: Optional[List[Dict[StrictStr, Any]]] = None
+    functions: Optional[List[Dict[StrictStr, Any]]] = None
+    tool_choice: Optional[Union[StrictStr, Dict[StrictStr, Any]]] = None
+    response_format: Optional[Union[Dict[StrictStr, Any], type]] = None
+    stop: Optional[Union[StrictStr, List[StrictStr]]] = None
+    filter_func: Optional[Callable[..., Any]] = None
+
+    @field_validator("price", mode="before")
+    @classmethod
+    def _price(cls, value: Any) -> Any:
+        if isinstance(value, tuple):
+            value = list(value)
+        if isinstance(value, list):
+            if len(value) != 2:
+                raise ValueError("must hold exactly two prices (prompt, completion)")
+            if any(isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 for v in value):
+                raise ValueError("prices must be numbers >= 0")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+            raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("api_type")
+    @classmethod
+    def _api_type(cls, value: Optional[str]) -> Optional[str]:
+        if value is not None and value not in ACCEPTED_API_TYPES:
+            raise ValueError(f"unknown api_type {value!r}")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, value: Optional[str]) -> Optional[str]:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("timeout")
+    @classmethod
+    def _timeout(cls, value: Any) -> Any:
+        if isinstance(value, (int, float)) and value <= 0:
+            raise ValueError("must be > 0 seconds")
+        return value
+
+    @field_validator("max_retries")
+    @classmethod
+    def _max_retries(cls, value: Optional[int]) -> Optional[int]:
+        if value is not None and value < 0:
+            raise ValueError("must be >= 0")
+        return value
+
+    @field_validator("max_tokens", "n")
+    @classmethod
+    def _positive(cls, value: Optional[int]) -> Optional[int]:
+        if value is not None and value <= 0:
+            raise ValueError("must be > 0")
+        return value
+
+    @field_validator("response_format")
+    @classmethod
+    def _response_format(cls, value: Any) -> Any:
+        if isinstance(value, type) and not issubclass(value, BaseModel):
+            raise ValueError("a class used as response_format must be a pydantic BaseModel subclass")
+        if isinstance(value, dict) and value.get("type") not in ("text", "json_object", "json_schema"):
+            raise ValueError("'type' must be 'text', 'json_object' or 'json_schema'")
+        return value
+
+
+class ConfigEntry(_Settings):
+    """One endpoint of a ``config_list``: ``model`` plus connection, price and request settings."""
+
+
+class LLMConfigModel(_Settings):
+    """A whole ``llm_config``: shared settings plus the ``config_list`` of endpoints."""
+
+    config_list: Optional[List[ConfigEntry]] = None
+
+
+def _path(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif not isinstance(part, str) or part.startswith(("function-", "union[", "list[", "dict[", "is-instance")):
+            continue  # pydantic's names for union branches say nothing to the user
+        elif part in ("int", "float", "str", "bool", "dict", "list", "type", "callable", "Timeout"):
+            continue
+        else:
+            out += f".{part}" if out else part
+    return out
+
+
+def _describe(value: Any, key: str) -> str:
+    if is_secret_key(key):
+        return f"{type(value).__name__}, value hidden"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def _format_errors(err: ValidationError, prefix: str, raw: Mapping[str, Any]) -> str:
+    lines: List[str] = []
+    seen: set[str] = set()
+    for detail in err.errors(include_url=False):
+        path = _path(tuple(detail.get("loc", ())))
+        if path in seen:
+            continue  # one line per key, even when several union branches failed
+        seen.add(path)
+        key = path.rsplit(".", 1)[-1].split("[")[0] or "llm_config"
+        value = _lookup(raw, tuple(detail.get("loc", ())))
+        reason = str(detail.get("msg", "is invalid"))
+        if reason.startswith("Value error, "):
+            reason = reason[len("Value error, "):]
+        hint = _HINTS.get(key, "check the value")
+        lines.append(f"{prefix}{path}: {reason} (got {_describe(value, key)}); {hint}.")
+    return "Invalid llm_config:\n  " + "\n  ".join(lines)
+
+
+def _lookup(raw: Any, loc: tuple[Any, ...]) -> Any:
+    value = raw
+    for part in loc:
+        if isinstance(value, Mapping) and part in value:
+            value = value[part]
+        elif isinstance(value, (list, tuple)) and isinstance(part, int) and part < len(value):
+            value = value[part]
+    return value
+
+
+def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> Dict[str, Any]:
+    """Validate one ``config_list`` entry and return a plain copy of it.
+
+    Args:
+        entry: the entry dict.
+        index: its position in ``config_list`` (used in error messages).
+    """
+    if not isinstance(entry, Mapping):
+        raise ValueError(
+            f"Invalid llm_config:\n  config_list[{index}]: must be a dict (got {type(entry).__name__}); "
+            f"{_HINTS['config_list']}."
+        )
+    try:
+        ConfigEntry.model_validate(dict(entry))
+    except ValidationError as err:
+        raise ValueError(_format_errors(err, f"config_list[{index}].", entry)) from None
+    return dict(entry)
+
+
+def validate_llm_config(llm_config: Mapping[str, Any]) -> Dict[str, Any]:
+    """Validate an ``llm_config`` and return a copy with ``config_list`` as a list of dict copies.
+
+    Args:
+        llm_config: shared settings plus ``config_list``. A missing ``config_list`` is allowed
+            only when ``model`` is given at the top level (one endpoint).
+
+    Raises:
+        TypeError: ``llm_config`` is not a dict.
+        ValueError: a key has a wrong type or value, ``config_list`` is empty or missing, an entry
+            has no ``model``, or ``api_type`` is unknown. The message names the key and the fix.
+    """
+    if not isinstance(llm_config, Mapping):
+        raise TypeError(
+            f"llm_config must be a dict (or False to disable the model), got {type(llm_config).__name__}."
+        )
+    config = dict(llm_config)
+    config_list = config.get("config_list")
+    if "config_list" in config and config_list is not None and not isinstance(config_list, (list, tuple)):
+        raise ValueError(
+            f"Invalid llm_config:\n  config_list: must be a list of dicts (got {type(config_list).__name__}); "
+            f"{_HINTS['config_list']}."
+        )
+    if config_list is not None:
+        for index, entry in enumerate(config_list):
+            validate_config_entry(entry, index)
+    try:
+        LLMConfigModel.model_validate(config)
+    except ValidationError as err:
+        raise ValueError(_format_errors(err, "", config)) from None
+
+    base_model = config.get("model")
+    if config_list is None:
+        if not base_model:
+            raise ValueError(
+                "Invalid llm_config: 'config_list' is missing. Add config_list=[{'model': ..., 'api_key': ...}, ...] "
+                "(one dict per endpoint), or set llm_config=False to use no model. " + MISSING_MODEL_MESSAGE
+            )
+        return config
+    if len(config_list) == 0:
+        raise ValueError(
+            "Invalid llm_config: 'config_list' is empty. Add at least one entry such as "
+            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set llm_config=False to use no model. " + MISSING_MODEL_MESSAGE
+        )
+    for index, entry in enumerate(config_list):
+        if entry.get("model_client_cls"):
+            continue  # a custom client decides for itself what it needs
+        if not entry.get("model") and not base_model:
+            raise ValueError(
+                f"Invalid llm_config: config_list[{index}] has no 'model'. Add e.g. \"model\": \"gpt-4o-mini\" "
+                f"to that entry (or to llm_config for every entry). " + MISSING_MODEL_MESSAGE
+            )
+    config["config_list"] = [dict(entry) for entry in config_list]
+    return config

@@ -1,0 +1,257 @@
+"""Building and filtering ``config_list``s: from JSON, from environment variables, from key lists."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from typing import Any, Collection, Dict, List, Mapping, Optional
+
+__all__ = [
+    "DEFAULT_AZURE_API_VERSION",
+    "config_list_from_json",
+    "config_list_from_models",
+    "config_list_gpt4_gpt35",
+    "config_list_openai_aoai",
+    "filter_config",
+    "get_config_list",
+]
+
+logger = logging.getLogger("autogen_classic.oai")
+
+DEFAULT_AZURE_API_VERSION = "2024-02-01"
+
+
+def get_config_list(
+    api_keys: List[str],
+    base_urls: Optional[List[str]] = None,
+    api_type: Optional[str] = None,
+    api_version: Optional[str] = None,
+) -> List[Dict[str, Any]]:
+    """Return one config per API key (blank keys are skipped).
+
+    Args:
+        api_keys: the API keys.
+        base_urls: base URLs, one per key (same length as ``api_keys``).
+        api_type: api type for every config, e.g. "azure".
+        api_version: api version for every config, e.g. "2024-02-01".
+    """
+    if isinstance(api_keys, str) or not isinstance(api_keys, (list, tuple)):
+        raise TypeError("get_config_list: api_keys must be a list of key strings")
+    if base_urls is not None and len(base_urls) != len(api_keys):
+        raise ValueError(
+            f"get_config_list: base_urls must have one URL per api key ({len(api_keys)} keys, {len(base_urls)} URLs)"
+        )
+    config_list: List[Dict[str, Any]] = []
+    for i, api_key in enumerate(api_keys):
+        if not api_key or not api_key.strip():
+            continue
+        config: Dict[str, Any] = {"api_key": api_key.strip()}
+        if base_urls:
+            config["base_url"] = base_urls[i]
+        if api_type:
+            config["api_type"] = api_type
+        if api_version:
+            config["api_version"] = api_version
+        config_list.append(config)
+    return config_list
+
+
+def _read_lines(path: Optional[str], name: Optional[str]) -> Optional[List[str]]:
+    if path is None or name is None:
+        return None
+    full = os.path.join(path, name)
+    if not os.path.isfile(full):
+        return None
+    with open(full, encoding="utf-8") as handle:
+        return [line.strip() for line in handle.read().splitlines()]
+
+
+def config_list_openai_aoai(
+    key_file_path: Optional[str] = ".",
+    openai_api_key_file: Optional[str] = "key_openai.txt",
+    aoai_api_key_file: Optional[str] = "key_aoai.txt",
+    openai_api_base_file: Optional[str] = "base_openai.txt",
+    aoai_api_base_file: Optional[str] = "base_aoai.txt",
+    exclude: Optional[str] = None,
+) -> List[Dict[str, Any]]:
+    """Build configs for OpenAI and Azure OpenAI from key files or environment variables.
+
+    Keys and base URLs come from the files in ``key_file_path`` when present (one per line),
+    otherwise from ``OPENAI_API_KEY`` / ``OPENAI_API_BASE`` and ``AZURE_OPENAI_API_KEY`` /
+    ``AZURE_OPENAI_API_BASE`` (several values separated by new lines). The environment is
+    only read, never modified.
+
+    Args:
+        key_file_path: directory of the key files; None reads the environment only.
+        openai_api_key_file: file with OpenAI keys (None to skip).
+        aoai_api_key_file: file with Azure OpenAI keys (None to skip).
+        openai_api_base_file: file with OpenAI base URLs (None to skip).
+        aoai_api_base_file: file with Azure OpenAI endpoints (None to skip).
+        exclude: "openai" or "aoai" to leave that service out.
+
+    Returns:
+        OpenAI configs first, then Azure configs (with ``api_type="azure"`` and
+        ``api_version=DEFAULT_AZURE_API_VERSION``). No ``model`` is set; add one or filter.
+    """
+    if exclude not in (None, "openai", "aoai"):
+        raise ValueError(f"config_list_openai_aoai: exclude must be None, 'openai' or 'aoai', got {exclude!r}")
+
+    def values(file_name: Optional[str], env_name: str) -> Optional[List[str]]:
+        from_file = _read_lines(key_file_path, file_name)
+        if from_file is not None:
+            return from_file
+        env = os.environ.get(env_name)
+        return None if env is None else env.split("\n")
+
+    openai_configs: List[Dict[str, Any]] = []
+    if exclude != "openai":
+        keys = values(openai_api_key_file, "OPENAI_API_KEY") or []
+        bases = values(openai_api_base_file, "OPENAI_API_BASE")
+        if bases is not None and len(bases) != len(keys):
+            bases = (bases * len(keys))[: len(keys)] if len(bases) == 1 else None
+            if bases is None:
+                logger.warning("OPENAI_API_BASE has a different number of lines than OPENAI_API_KEY; base URLs ignored.")
+        openai_configs = get_config_list(keys, base_urls=bases)
+    aoai_configs: List[Dict[str, Any]] = []
+    if exclude != "aoai":
+        keys = values(aoai_api_key_file, "AZURE_OPENAI_API_KEY") or []
+        bases = values(aoai_api_base_file, "AZURE_OPENAI_API_BASE") or []
+        if len(bases) == 1 and len(keys) > 1:
+            bases = bases * len(keys)
+        if keys and len(bases) != len(keys):
+            logger.warning("Azure OpenAI keys found without one endpoint per key (AZURE_OPENAI_API_BASE); skipped.")
+        else:
+            aoai_configs = get_config_list(
+                keys, base_urls=bases or None, api_type="azure", api_version=DEFAULT_AZURE_API_VERSION
+            )
+    return openai_configs + aoai_configs
+
+
+def config_list_from_models(
+    key_file_path: Optional[str] = ".",
+    openai_api_key_file: Optional[str] = "key_openai.txt",
+    aoai_api_key_file: Optional[str] = "key_aoai.txt",
+    aoai_api_base_file: Optional[str] = "base_aoai.txt",
+    exclude: Optional[str] = None,
+    model_list: Optional[List[str]] = None,
+) -> List[Dict[str, Any]]:
+    """``config_list_openai_aoai`` repeated for each model of ``model_list`` (models first)."""
+    base = config_list_openai_aoai(
+        key_file_path=key_file_path,
+        openai_api_key_file=openai_api_key_file,
+        aoai_api_key_file=aoai_api_key_file,
+        aoai_api_base_file=aoai_api_base_file,
+        exclude=exclude,
+    )
+    if not model_list:
+        return base
+    return [{**config, "model": model} for model in model_list for config in base]
+
+
+def config_list_gpt4_gpt35(
+    key_file_path: Optional[str] = ".",
+    openai_api_key_file: Optional[str] = "key_openai.txt",
+    aoai_api_key_file: Optional[str] = "key_aoai.txt",
+    aoai_api_base_file: Optional[str] = "base_aoai.txt",
+    exclude: Optional[str] = None,
+) -> List[Dict[str, Any]]:
+    """Configs for "gpt-4" followed by "gpt-3.5-turbo" (see ``config_list_from_models``)."""
+    return config_list_from_models(
+        key_file_path, openai_api_key_file, aoai_api_key_file, aoai_api_base_file, exclude, ["gpt-4", "gpt-3.5-turbo"]
+    )
+
+
+def _matches(config: Mapping[str, Any], key: str, accepted: Collection[Any]) -> bool:
+    if key not in config or config[key] is None:
+        return None in accepted  # a missing key matches when None is accepted
+    value = config[key]
+    if isinstance(value, (list, tuple, set)):
+        return any(item in accepted for item in value)
+    return value in accepted
+
+
+def filter_config(
+    config_list: List[Dict[str, Any]],
+    filter_dict: Optional[Dict[str, Collection[Any]]],
+    exclude: bool = False,
+) -> List[Dict[str, Any]]:
+    """Keep the configs that match ``filter_dict`` (or drop them when ``exclude`` is true).
+
+    Args:
+        config_list: the configs.
+        filter_dict: ``{key: accepted values}``. A config matches when, for every key, its value is
+            accepted (for a list value such as ``tags``: when any item is accepted). A config
+            without the key matches only if None is among the accepted values.
+        exclude: return the configs that do not match instead.
+
+    Returns:
+        The filtered list (the same list when ``filter_dict`` is empty or None).
+    """
+    if not filter_dict:
+        return config_list
+    if not isinstance(filter_dict, Mapping):
+        raise TypeError("filter_config: filter_dict must be a dict of key -> list of accepted values")
+    normalized: Dict[str, Collection[Any]] = {}
+    for key, accepted in filter_dict.items():
+        if isinstance(accepted, str) or not isinstance(accepted, Collection):
+            raise TypeError(
+                f"filter_config: filter_dict[{key!r}] must be a list or set of accepted values, e.g. [{accepted!r}]"
+            )
+        normalized[key] = accepted
+    return [
+        config
+        for config in config_list
+        if all(_matches(config, key, accepted) for key, accepted in normalized.items()) != exclude
+    ]
+
+
+def config_list_from_json(
+    env_or_file: str = "OAI_CONFIG_LIST",
+    file_location: Optional[str] = "",
+    filter_dict: Optional[Dict[str, Collection[Any]]] = None,
+) -> List[Dict[str, Any]]:
+    """Load a config list from an environment variable or a JSON file, then filter it.
+
+    Args:
+        env_or_file: the name of an environment variable holding the JSON (or a path to it), or
+            a file name looked up in ``file_location``. Defaults to "OAI_CONFIG_LIST".
+        file_location: directory of the file.
+        filter_dict: see ``filter_config``.
+
+    Raises:
+        FileNotFoundError: neither the variable nor the file exists (the message says where it looked).
+        ValueError: the JSON is invalid or is not a list of dicts (its content is never echoed,
+            since it holds API keys).
+    """
+    env_value = os.environ.get(env_or_file)
+    if env_value:
+        if os.path.isfile(env_value):
+            source = f"file {env_value!r} named by environment variable {env_or_file}"
+            with open(env_value, encoding="utf-8") as handle:
+                text = handle.read()
+        else:
+            source = f"environment variable {env_or_file}"
+            text = env_value
+    else:
+        path = os.path.join(file_location, env_or_file) if file_location else env_or_file
+        if not os.path.isfile(path):
+            raise FileNotFoundError(
+                f"config_list_from_json: no environment variable {env_or_file!r} and no file {path!r}. "
+                f"Set {env_or_file} to the JSON list (or to a file path), or create the file."
+            )
+        source = f"file {path!r}"
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    try:
+        config_list = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(
+            f"config_list_from_json: {source} is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."
+        ) from None
+    if not isinstance(config_list, list) or not all(isinstance(c, dict) for c in config_list):
+        raise ValueError(
+            f"config_list_from_json: {source} must hold a JSON list of objects, e.g. "
+            '[{"model": "gpt-4o-mini", "api_key": "..."}].'
+        )
+    return filter_config(config_list, filter_dict)

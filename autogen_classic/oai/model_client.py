@@ -1,0 +1,68 @@
+"""The protocol a custom model client follows, and the placeholder used until it is registered."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Protocol, Union, runtime_checkable
+
+__all__ = ["ModelClient", "PlaceHolderClient"]
+
+
+@runtime_checkable
+class ModelClient(Protocol):
+    """A model client usable by ``OpenAIWrapper``.
+
+    A ``config_list`` entry with ``"model_client_cls": "MyClient"`` makes the wrapper wait
+    for ``register_model_client(MyClient, **kwargs)``, which builds ``MyClient(config, **kwargs)``
+    where ``config`` is that entry. The client must provide:
+
+    - ``create(params)``: run the request and return a response with ``choices`` (each having a
+      ``message`` with ``content``) and ``model``;
+    - ``message_retrieval(response)``: a list of strings, or of message objects carrying
+      ``tool_calls``/``function_call`` like OpenAI's ``ChatCompletionMessage``;
+    - ``cost(response)``: the cost in USD;
+    - ``get_usage(response)`` (static): a dict with the keys in ``RESPONSE_USAGE_KEYS``.
+
+    An optional ``async def a_create(params)`` is used by ``OpenAIWrapper.a_create``; without
+    it, ``create`` runs in a worker thread.
+    """
+
+    RESPONSE_USAGE_KEYS: List[str] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
+
+    class ModelClientResponseProtocol(Protocol):
+        class Choice(Protocol):
+            class Message(Protocol):
+                content: Optional[str]
+
+            message: Message
+
+        choices: List[Choice]
+        model: str
+
+    def create(self, params: Dict[str, Any]) -> ModelClientResponseProtocol:
+        """Send the request described by ``params`` and return the response."""
+        ...
+
+    def message_retrieval(
+        self, response: ModelClientResponseProtocol
+    ) -> Union[List[str], List["ModelClient.ModelClientResponseProtocol.Choice.Message"]]:
+        """Return the text (or message objects for tool/function calls) of each choice."""
+        ...
+
+    def cost(self, response: ModelClientResponseProtocol) -> float:
+        """Return the cost of ``response`` in USD."""
+        ...
+
+    @staticmethod
+    def get_usage(response: ModelClientResponseProtocol) -> Dict[str, Any]:
+        """Return ``{"prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"}``."""
+        ...
+
+
+class PlaceHolderClient:
+    """Stands in for a custom client named in ``config_list`` until it is registered."""
+
+    def __init__(self, config: Dict[str, Any]) -> None:
+        self.config = config
+
+    def __repr__(self) -> str:
+        return f"PlaceHolderClient(model_client_cls={self.config.get('model_client_cls')!r})"

@@ -1,0 +1,233 @@
+"""``OpenAIClient``: one OpenAI, Azure OpenAI or OpenAI-compatible endpoint behind the ModelClient protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import weakref
+from typing import Any, Dict, List, Optional, Union
+
+import openai
+from openai.types.chat import ChatCompletion, ChatCompletionMessage
+
+from .errors import MalformedResponseError
+from .streaming import StreamAccumulator
+from .usage import cost_for_tokens
+
+__all__ = ["CLIENT_KEYS", "AZURE_CLIENT_KEYS", "OPENAI_DEFAULT_BASE_URL", "OpenAIClient", "check_completion"]
+
+OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+# Settings consumed when building the SDK client; they are never sent as request parameters.
+CLIENT_KEYS = frozenset(
+    {
+        "api_key",
+        "base_url",
+        "organization",
+        "project",
+        "timeout",
+        "max_retries",
+        "default_headers",
+        "default_query",
+        "http_client",
+        "websocket_base_url",
+    }
+)
+AZURE_CLIENT_KEYS = frozenset({"api_version", "azure_endpoint", "azure_deployment", "azure_ad_token", "azure_ad_token_provider"})
+
+_NAME_ERROR = re.compile(r"Invalid 'messages\[\d+\]\.name': string does not match pattern.")
+_LOCAL_PLACEHOLDER_KEY = "not-needed"
+
+
+def check_completion(response: Any) -> ChatCompletion:
+    """Return ``response`` if it is a chat completion with at least one message, else raise."""
+    if not isinstance(response, ChatCompletion):
+        raise MalformedResponseError(f"expected a chat completion object, got {type(response).__name__}")
+    if not response.choices:
+        raise MalformedResponseError("the completion has no choices")
+    for choice in response.choices:
+        if getattr(choice, "message", None) is None:
+            raise MalformedResponseError("a choice has no message")
+    return response
+
+
+class OpenAIClient:
+    """Sends chat-completion requests to one endpoint with the real ``openai`` SDK.
+
+    Args:
+        config: the merged ``config_list`` entry: ``model``, ``api_key``, ``base_url``,
+            ``api_type`` ("openai" or "azure"), ``api_version``, ``timeout``, ``max_retries``,
+            ``default_headers``, ...
+    """
+
+    def __init__(self, config: Dict[str, Any]) -> None:
+        self.api_type: str = config.get("api_type") or "openai"
+        self.model: Optional[str] = config.get("model")
+        keys = CLIENT_KEYS | (AZURE_CLIENT_KEYS if self.is_azure else frozenset())
+        kwargs = {k: v for k, v in config.items() if k in keys and v is not None}
+        if self.is_azure:
+            kwargs = self._azure_kwargs(kwargs)
+        else:
+            kwargs = self._openai_kwargs(kwargs)
+        self._kwargs = kwargs
+        self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
+        self.base_url: str = str(kwargs.get("azure_endpoint") or kwargs.get("base_url") or OPENAI_DEFAULT_BASE_URL)
+        self._client: Union[openai.OpenAI, openai.AzureOpenAI] = (
+            openai.AzureOpenAI(**kwargs) if self.is_azure else openai.OpenAI(**kwargs)
+        )
+        self._async_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
+
+    @property
+    def is_azure(self) -> bool:
+        return self.api_type == "azure"
+
+    @property
+    def secrets(self) -> List[str]:
+        """Secret values this client holds (for scrubbing error text)."""
+        return [str(v) for k, v in self._kwargs.items() if k in ("api_key", "azure_ad_token") and v]
+
+    def describe(self, model: Optional[str] = None) -> str:
+        """A key-free description of the endpoint, e.g. ``gpt-4o at https://api.openai.com/v1``."""
+        suffix = " (azure)" if self.is_azure else ""
+        return f"{model or self.model or '<model from request>'} at {self.base_url}{suffix}"
+
+    def __repr__(self) -> str:
+        return f"OpenAIClient({self.describe()})"
+
+    @staticmethod
+    def _openai_kwargs(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+        if not kwargs.get("api_key") and not os.environ.get("OPENAI_API_KEY"):
+            base_url = str(kwargs.get("base_url") or "")
+            if not base_url or base_url.startswith("https://api.openai.com"):
+                raise ValueError(
+                    "Invalid llm_config: no 'api_key' for the OpenAI endpoint. Add \"api_key\" to the config_list "
+                    "entry or set the OPENAI_API_KEY environment variable."
+                )
+            # Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) ignore the key, but the SDK needs one.
+            kwargs["api_key"] = _LOCAL_PLACEHOLDER_KEY
+        return kwargs
+
+    @staticmethod
+    def _azure_kwargs(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+        base_url = kwargs.pop("base_url", None)
+        if not kwargs.get("azure_endpoint"):
+            if not base_url:
+                raise ValueError(
+                    "Invalid llm_config: an api_type 'azure' entry needs 'base_url' (the resource endpoint, e.g. "
+                    "'https://my-resource.openai.azure.com')."
+                )
+            kwargs["azure_endpoint"] = base_url
+        if not kwargs.get("api_version") and not os.environ.get("OPENAI_API_VERSION"):
+            raise ValueError(
+                "Invalid llm_config: an api_type 'azure' entry needs 'api_version', e.g. \"api_version\": \"2024-02-01\"."
+            )
+        if not (kwargs.get("api_key") or kwargs.get("azure_ad_token") or kwargs.get("azure_ad_token_provider")):
+            if not os.environ.get("AZURE_OPENAI_API_KEY"):
+                raise ValueError(
+                    "Invalid llm_config: no credentials for the Azure endpoint. Add \"api_key\" (or \"azure_ad_token\") "
+                    "to the config_list entry or set the AZURE_OPENAI_API_KEY environment variable."
+                )
+        return kwargs
+
+    def _async_client(self) -> Union[openai.AsyncOpenAI, openai.AsyncAzureOpenAI]:
+        # An async HTTP connection pool belongs to one event loop, so keep one client per loop.
+        loop = asyncio.get_running_loop()
+        client = self._async_clients.get(loop)
+        if client is None:
+            client = openai.AsyncAzureOpenAI(**self._kwargs) if self.is_azure else openai.AsyncOpenAI(**self._kwargs)
+            self._async_clients[loop] = client
+        return client
+
+    def _request_params(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        params = dict(params)
+        if self.is_azure and isinstance(params.get("model"), str):
+            params["model"] = params["model"].replace(".", "")  # Azure deployment names cannot contain dots
+        if params.get("stream"):
+            if "stream_options" not in params:
+                params["stream_options"] = {"include_usage": True}
+            elif params["stream_options"] is None:
+                del params["stream_options"]  # for servers that reject the option
+        else:
+            params.pop("stream_options", None)
+        return params
+
+    @staticmethod
+    def _translate(err: openai.BadRequestError) -> Exception:
+        message = str(getattr(err, "message", err))
+        if _NAME_ERROR.search(message):
+            return ValueError(
+                "This error typically occurs when the agent name contains invalid characters, such as spaces or "
+                "special symbols. Please ensure that your agent name follows the correct format and doesn't "
+                "include any special characters or spaces. You can use underscores instead of spaces."
+            )
+        return err
+
+    def create(self, params: Dict[str, Any]) -> ChatCompletion:
+        """Send one chat-completions request (streamed when ``params["stream"]`` is true)."""
+        params = self._request_params(params)
+        try:
+            if params.get("stream"):
+                accumulator = StreamAccumulator()
+                try:
+                    for chunk in self._client.chat.completions.create(**params):
+                        accumulator.add(chunk)
+                finally:
+                    accumulator.finish()
+                return check_completion(accumulator.result(params))
+            return check_completion(self._client.chat.completions.create(**params))
+        except openai.BadRequestError as err:
+            translated = self._translate(err)
+            if translated is err:
+                raise
+            raise translated from err
+
+    async def a_create(self, params: Dict[str, Any]) -> ChatCompletion:
+        """Async twin of ``create`` on ``openai.AsyncOpenAI``."""
+        params = self._request_params(params)
+        client = self._async_client()
+        try:
+            if params.get("stream"):
+                accumulator = StreamAccumulator()
+                try:
+                    async for chunk in await client.chat.completions.create(**params):
+                        accumulator.add(chunk)
+                finally:
+                    accumulator.finish()
+                return check_completion(accumulator.result(params))
+            return check_completion(await client.chat.completions.create(**params))
+        except openai.BadRequestError as err:
+            translated = self._translate(err)
+            if translated is err:
+                raise
+            raise translated from err
+
+    def message_retrieval(self, response: ChatCompletion) -> List[Union[str, ChatCompletionMessage]]:
+        """Return each choice's text, or its message object when it calls a tool or function."""
+        return [
+            choice.message
+            if choice.message.function_call is not None or choice.message.tool_calls is not None
+            else choice.message.content  # type: ignore[misc]
+            for choice in response.choices
+        ]
+
+    def cost(self, response: ChatCompletion) -> float:
+        """Return the USD cost of ``response`` from the price table (0 for unknown models)."""
+        usage = response.usage
+        return cost_for_tokens(
+            response.model or self.model,
+            usage.prompt_tokens if usage is not None else 0,
+            usage.completion_tokens if usage is not None else 0,
+        )
+
+    @staticmethod
+    def get_usage(response: ChatCompletion) -> Dict[str, Any]:
+        """Return the classic usage dict: prompt/completion/total tokens, cost and model."""
+        usage = response.usage
+        return {
+            "prompt_tokens": usage.prompt_tokens if usage is not None else 0,
+            "completion_tokens": (usage.completion_tokens or 0) if usage is not None else 0,
+            "total_tokens": usage.total_tokens if usage is not None else 0,
+            "cost": getattr(response, "cost", 0) or 0,
+            "model": response.model,
+        }

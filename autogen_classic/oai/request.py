@@ -1,0 +1,212 @@
+"""Turning ``create(**config)`` plus one ``config_list`` entry into a request, and caching it."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+from openai.types.chat import ChatCompletion
+from pydantic import BaseModel
+
+from ..cache.disk_cache import DiskCache
+from ..cache.keys import get_key
+from .usage import Price, normalize_price
+
+__all__ = [
+    "LEGACY_CACHE_DIR",
+    "LEGACY_DEFAULT_CACHE_SEED",
+    "WRAPPER_KEYS",
+    "PreparedCall",
+    "decode_cached",
+    "encode_for_cache",
+    "instantiate",
+    "legacy_disk_cache",
+    "prepare_call",
+    "response_format_param",
+]
+
+LEGACY_DEFAULT_CACHE_SEED = 41
+LEGACY_CACHE_DIR = ".cache"
+
+# Keys the wrapper itself consumes; they are never sent to the endpoint.
+WRAPPER_KEYS = frozenset(
+    {
+        "agent",
+        "cache",
+        "cache_seed",
+        "filter_func",
+        "allow_format_str_template",
+        "context",
+        "api_type",
+        "api_version",
+        "tags",
+        "price",
+        "model_client_cls",
+    }
+)
+
+# Attributes set on a response for one call; they do not belong in the cache.
+_PER_CALL_ATTRIBUTES = ("message_retrieval_function", "config_id", "pass_filter")
+_CACHE_FORMAT = "autogen_classic.chat_completion.v1"
+
+Template = Union[str, Callable[[Dict[str, Any]], str], None]
+
+
+def instantiate(template: Template, context: Optional[Dict[str, Any]] = None, allow_format_str_template: bool = False) -> Any:
+    """Fill a prompt template from ``context``.
+
+    Args:
+        template: a string (formatted with ``str.format(**context)`` only when
+            ``allow_format_str_template`` is true) or a callable ``template(context) -> str``.
+        context: the values to fill in; nothing happens when it is empty.
+        allow_format_str_template: whether ``{name}`` fields in strings are filled.
+    """
+    if not context or template is None:
+        return template
+    if isinstance(template, str):
+        return template.format(**context) if allow_format_str_template else template
+    return template(context)
+
+
+def response_format_param(response_format: Any) -> Any:
+    """Return the wire form of ``response_format`` (a pydantic class becomes a strict JSON schema)."""
+    if isinstance(response_format, type) and issubclass(response_format, BaseModel):
+        try:
+            from openai.lib._parsing._completions import type_to_response_format_param
+
+            return type_to_response_format_param(response_format)
+        except ImportError:  # the SDK moved its helper: build the same shape by hand
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": response_format.__name__, "schema": response_format.model_json_schema(), "strict": True},
+            }
+    return response_format
+
+
+@dataclass
+class PreparedCall:
+    """Everything needed to run (or look up) one request against one ``config_list`` entry."""
+
+    params: Dict[str, Any]
+    cache: Any = None
+    cache_key: Optional[str] = None
+    filter_func: Optional[Callable[..., bool]] = None
+    context: Optional[Dict[str, Any]] = None
+    agent: Any = None
+    price: Optional[Price] = None
+    formatter: Optional[type] = None
+    extras: Dict[str, Any] = field(default_factory=dict)
+
+
+_legacy_caches: Dict[Tuple[str, str], DiskCache] = {}
+_legacy_lock = threading.Lock()
+
+
+def legacy_disk_cache(seed: Union[int, str], root: str = LEGACY_CACHE_DIR) -> DiskCache:
+    """Return the process-wide disk cache for a legacy ``cache_seed`` (opened once, reused)."""
+    key = (os.path.abspath(root), str(seed))
+    with _legacy_lock:
+        cache = _legacy_caches.get(key)
+        if cache is None:
+            cache = _legacy_caches[key] = DiskCache(seed, key[0])
+        return cache
+
+
+def _check_cache(cache: Any) -> Any:
+    if cache is not None and not (callable(getattr(cache, "get", None)) and callable(getattr(cache, "set", None))):
+        raise TypeError(
+            f"cache must be a Cache (e.g. Cache.disk() or Cache.in_memory()) or None, got {type(cache).__name__}"
+        )
+    return cache
+
+
+def prepare_call(create_config: Dict[str, Any], entry_config: Dict[str, Any], convert_response_format: bool) -> PreparedCall:
+    """Merge the ``create`` arguments with one entry and split them into request and wrapper settings.
+
+    Settings from ``llm_config``/``config_list`` take precedence over ``create`` keyword
+    arguments, which act as defaults (the classic rule).
+
+    Args:
+        create_config: keyword arguments of ``create``.
+        entry_config: the entry's settings (shared ``llm_config`` keys included), without client keys.
+        convert_response_format: turn a pydantic ``response_format`` class into its JSON-schema form.
+    """
+    full = {**create_config, **entry_config}
+    extras = {k: v for k, v in full.items() if k in WRAPPER_KEYS}
+    params = {k: v for k, v in full.items() if k not in WRAPPER_KEYS}
+    if "messages" not in params:
+        if "prompt" in params:
+            raise ValueError(
+                "create: 'prompt' (the legacy completions API) is not supported; pass "
+                "messages=[{'role': 'user', 'content': prompt}] instead."
+            )
+        raise ValueError("create: 'messages' is required, e.g. messages=[{'role': 'user', 'content': 'Hi'}].")
+    messages = params["messages"]
+    if not isinstance(messages, list):
+        raise TypeError(f"create: messages must be a list of message dicts, got {type(messages).__name__}")
+    context = extras.get("context")
+    if context:
+        allow = bool(extras.get("allow_format_str_template", False))
+        params["messages"] = [
+            {**m, "content": instantiate(m["content"], context, allow)} if isinstance(m, dict) and m.get("content") else m
+            for m in messages
+        ]
+    formatter = None
+    response_format = params.get("response_format")
+    if isinstance(response_format, type) and issubclass(response_format, BaseModel):
+        formatter = response_format
+        if convert_response_format:
+            params["response_format"] = response_format_param(response_format)
+    cache = _check_cache(extras.get("cache"))
+    cache_seed = extras.get("cache_seed", LEGACY_DEFAULT_CACHE_SEED)
+    if cache is None and cache_seed is not None:
+        cache = legacy_disk_cache(cache_seed)
+    return PreparedCall(
+        params=params,
+        cache=cache,
+        cache_key=get_key(params) if cache is not None else None,
+        filter_func=extras.get("filter_func"),
+        context=context,
+        agent=extras.get("agent"),
+        price=normalize_price(extras.get("price")),
+        formatter=formatter,
+        extras=extras,
+    )
+
+
+def encode_for_cache(response: Any) -> Any:
+    """Return what the cache stores for ``response``: plain JSON data for OpenAI completions."""
+    if isinstance(response, ChatCompletion):
+        data = response.model_dump(mode="json", exclude_none=False)
+        for name in _PER_CALL_ATTRIBUTES:
+            data.pop(name, None)
+        return {"format": _CACHE_FORMAT, "data": data}
+    return response
+
+
+def decode_cached(value: Any) -> Any:
+    """Inverse of ``encode_for_cache`` (custom-client responses come back as they were stored)."""
+    if isinstance(value, dict) and value.get("format") == _CACHE_FORMAT:
+        return ChatCompletion.model_validate(value["data"])
+    return value
+
+
+def formatted_retrieval(retrieve: Callable[[Any], List[Any]], formatter: Optional[type]) -> Callable[[Any], List[Any]]:
+    """Wrap a client's ``message_retrieval`` so structured output is shown through ``formatter.format()``."""
+    if formatter is None or not callable(getattr(formatter, "format", None)):
+        return retrieve
+
+    def retrieval(response: Any) -> List[Any]:
+        out: List[Any] = []
+        for item in retrieve(response):
+            if isinstance(item, str):
+                try:
+                    item = formatter.model_validate_json(item).format()  # type: ignore[attr-defined]
+                except ValueError:
+                    pass  # not valid for the schema: show the raw text rather than fail
+            out.append(item)
+        return out
+
+    return retrieval

@@ -1,0 +1,128 @@
+"""Assembling a streamed chat completion while echoing its text to the console."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from termcolor import colored
+
+from ..io.base import IOStream
+
+__all__ = ["StreamAccumulator"]
+
+
+class _ChoiceState:
+    def __init__(self) -> None:
+        self.content: Optional[str] = None
+        self.refusal: Optional[str] = None
+        self.finish_reason: Optional[str] = None
+        self.function_call: Optional[Dict[str, str]] = None
+        self.tool_calls: Dict[int, Dict[str, Any]] = {}
+        self.pieces = 0
+
+
+class StreamAccumulator:
+    """Collects ``ChatCompletionChunk`` objects into one ``ChatCompletion``.
+
+    Content pieces are printed through the default ``IOStream`` as they arrive (so the user
+    watches the answer being written); tool-call arguments are collected silently.
+    """
+
+    def __init__(self, echo: bool = True) -> None:
+        self._echo = echo
+        self._printed = False
+        self._choices: Dict[int, _ChoiceState] = {}
+        self._first: Optional[ChatCompletionChunk] = None
+        self._usage: Optional[Dict[str, Any]] = None
+
+    def add(self, chunk: ChatCompletionChunk) -> None:
+        """Fold one chunk into the result, printing its text."""
+        if self._first is None:
+            self._first = chunk
+        if chunk.usage is not None:
+            self._usage = chunk.usage.model_dump()
+        for choice in chunk.choices:
+            state = self._choices.setdefault(choice.index, _ChoiceState())
+            delta = choice.delta
+            if choice.finish_reason:
+                state.finish_reason = choice.finish_reason
+            if delta is None:
+                continue
+            if delta.content:
+                state.content = (state.content or "") + delta.content
+                state.pieces += 1
+                if self._echo:
+                    IOStream.get_default().print(colored(delta.content, "green"), end="", flush=True)
+                    self._printed = True
+            if getattr(delta, "refusal", None):
+                state.refusal = (state.refusal or "") + delta.refusal  # type: ignore[operator]
+            if delta.function_call is not None:
+                call = state.function_call or {"name": "", "arguments": ""}
+                call["name"] += delta.function_call.name or ""
+                call["arguments"] += delta.function_call.arguments or ""
+                state.function_call = call
+                state.pieces += 1
+            for tool_delta in delta.tool_calls or []:
+                call = state.tool_calls.setdefault(
+                    tool_delta.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                )
+                if tool_delta.id:
+                    call["id"] = tool_delta.id
+                if tool_delta.type:
+                    call["type"] = tool_delta.type
+                if tool_delta.function is not None:
+                    call["function"]["name"] += tool_delta.function.name or ""
+                    call["function"]["arguments"] += tool_delta.function.arguments or ""
+                state.pieces += 1
+
+    def finish(self) -> None:
+        """End the console line started by the streamed text."""
+        if self._printed:
+            IOStream.get_default().print("", flush=True)
+            self._printed = False
+
+    def result(self, params: Dict[str, Any]) -> ChatCompletion:
+        """Return the assembled completion.
+
+        Args:
+            params: the request; used to estimate token usage when the server sent none.
+        """
+        self.finish()
+        if self._first is None:
+            raise ValueError("the streamed response contained no chunks")
+        choices: List[Dict[str, Any]] = []
+        for index in sorted(self._choices):
+            state = self._choices[index]
+            message: Dict[str, Any] = {"role": "assistant", "content": state.content}
+            if state.refusal:
+                message["refusal"] = state.refusal
+            if state.function_call is not None:
+                message["function_call"] = state.function_call
+            if state.tool_calls:
+                message["tool_calls"] = [state.tool_calls[i] for i in sorted(state.tool_calls)]
+            choices.append({"index": index, "message": message, "finish_reason": state.finish_reason or "stop"})
+        usage = self._usage or self._estimate_usage(params)
+        return ChatCompletion.model_validate(
+            {
+                "id": self._first.id,
+                "object": "chat.completion",
+                "created": self._first.created,
+                "model": self._first.model,
+                "system_fingerprint": self._first.system_fingerprint,
+                "choices": choices,
+                "usage": usage,
+            }
+        )
+
+    def _estimate_usage(self, params: Dict[str, Any]) -> Dict[str, int]:
+        # The server sent no usage chunk: count the prompt offline and one token per piece.
+        completion = sum(state.pieces for state in self._choices.values())
+        prompt = 0
+        try:
+            from ..token_count_utils import count_token
+
+            prompt = int(count_token(params.get("messages", []), str(params.get("model") or "gpt-4o")))
+        except Exception:  # the estimate is best effort; usage is informative only
+            prompt = 0
+        return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

@@ -1,0 +1,405 @@
+"""Run the functions and tools a model asks for, and build the reply messages.
+
+Everything here is a pure function of a ``function_map`` (name -> callable) and the
+call data found in a model message, so an agent class only has to pick the message
+and append the returned reply. Failures never raise: they become the ``"Error: ..."``
+content the model sees, exactly like the classic ``ConversableAgent``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextvars
+import functools
+import inspect
+import json
+from collections.abc import Mapping
+from typing import Any, Callable, Coroutine, Optional
+
+from termcolor import colored
+
+from ..io.base import IOStream
+from .function_utils import load_basemodels_if_needed, serialize_to_str
+
+__all__ = [
+    "a_execute_function",
+    "a_function_call_reply",
+    "a_tool_calls_reply",
+    "execute_function",
+    "format_json_str",
+    "function_call_reply",
+    "is_async_callable",
+    "tool_calls_reply",
+    "validate_function_map",
+    "wrap_function",
+]
+
+
+def validate_function_map(function_map: Any) -> None:
+    """Check that ``function_map`` is a dict of function name (str) -> callable.
+
+    Args:
+        function_map: the mapping an agent executes function and tool calls with.
+
+    Raises:
+        TypeError: naming ``function_map`` and, when one entry is wrong, the offending key.
+    """
+    if not isinstance(function_map, Mapping):
+        raise TypeError(
+            "function_map must be a dict mapping function names (str) to callables, "
+            f"got {type(function_map).__name__}."
+        )
+    for key, value in function_map.items():
+        if not isinstance(key, str):
+            raise TypeError(
+                f"function_map keys must be function names (str); key {key!r} is a {type(key).__name__}."
+            )
+        if not callable(value):
+            raise TypeError(
+                f"function_map[{key!r}] must be a callable (function or tool), got {type(value).__name__}: {value!r}."
+            )
+
+
+def is_async_callable(func: Any) -> bool:
+    """Whether calling ``func`` gives a coroutine (async functions and objects with an async ``__call__``)."""
+    if func is None:
+        return False
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))
+
+
+def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None) -> Callable[..., Any]:
+    """Wrap a tool so it accepts JSON-shaped arguments and returns message content.
+
+    Dict arguments for ``pydantic.BaseModel`` parameters are loaded into model instances and
+    the return value is turned into a string with ``serialize_to_str``. A sync function stays
+    sync and an async one stays async; name and docstring are kept, and the original is
+    available as ``wrapped._origin``.
+
+    Args:
+        func: the function to wrap.
+        inject_params: extra keyword arguments passed on every call (not visible to the model).
+    """
+    extra = dict(inject_params or {})
+
+    if is_async_callable(func):
+
+        @load_basemodels_if_needed
+        @functools.wraps(func)
+        async def _a_wrapped_func(*args: Any, **kwargs: Any) -> str:
+            return serialize_to_str(await func(*args, **kwargs, **extra))
+
+        wrapped: Callable[..., Any] = _a_wrapped_func
+    else:
+
+        @load_basemodels_if_needed
+        @functools.wraps(func)
+        def _wrapped_func(*args: Any, **kwargs: Any) -> str:
+            return serialize_to_str(func(*args, **kwargs, **extra))
+
+        wrapped = _wrapped_func
+
+    wrapped._origin = func  # type: ignore[attr-defined]
+    return wrapped
+
+
+def format_json_str(jstr: str) -> str:
+    """Repair the JSON argument strings models tend to produce.
+
+    Newlines outside string literals are dropped; raw newlines, tabs and carriage returns
+    inside string literals are escaped (``\\n``, ``\\t``, ``\\r``), so
+    ``'{\\n"query": "print(1)\\nprint(2)"\\n}'`` parses as one object with a two-line query.
+
+    Args:
+        jstr: the ``arguments`` string of a function or tool call.
+    """
+    out: list[str] = []
+    in_string = False
+    escaped = False  # the previous character inside a string was an unescaped backslash
+    for char in jstr:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            if char == "\n":
+                char = "\\n"
+            elif char == "\t":
+                char = "\\t"
+            elif char == "\r":
+                char = "\\r"
+        elif char == '"':
+            in_string = True
+        elif char == "\n":
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+def _parse_arguments(func_call: Mapping[str, Any]) -> tuple[Optional[dict[str, Any]], Optional[str]]:
+    """``(arguments, None)`` when the call's arguments form a JSON object, else ``(None, error content)``."""
+    raw = func_call.get("arguments", "{}")
+    if raw is None or raw == "":
+        raw = "{}"  # some servers send no arguments for parameterless functions
+    if isinstance(raw, Mapping):
+        return dict(raw), None
+    try:
+        arguments = json.loads(format_json_str(str(raw)))
+    except json.JSONDecodeError as e:
+        return None, f"Error: {e}\n The argument must be in JSON format."
+    if not isinstance(arguments, dict):
+        return None, (
+            f"Error: the arguments must be a JSON object of named arguments, got {type(arguments).__name__}\n"
+            " The argument must be in JSON format."
+        )
+    return arguments, None
+
+
+def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any) -> None:
+    out.print(
+        colored(
+            f"\n>>>>>>>> EXECUTING FUNCTION {func_name}...\nCall ID: {call_id}\nInput arguments: {arguments}",
+            "magenta",
+        ),
+        flush=True,
+    )
+
+
+def _print_executed(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any) -> None:
+    out.print(
+        colored(
+            f"\n>>>>>>>> EXECUTED FUNCTION {func_name}...\nCall ID: {call_id}\nInput arguments: {arguments}"
+            f"\nOutput:\n{content}",
+            "magenta",
+        ),
+        flush=True,
+    )
+
+
+def _run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run ``coro`` to completion from sync code, even when this thread already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    # A running loop cannot be re-entered: use a worker thread with its own loop, keeping
+    # the caller's context (so the default IOStream stays the same).
+    context = contextvars.copy_context()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(context.run, asyncio.run, coro).result()
+
+
+def _result(func_name: str, content: Any) -> dict[str, Any]:
+    return {"name": func_name, "role": "function", "content": content}
+
+
+def _prepare(
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any]
+) -> tuple[str, Optional[Callable[..., Any]], Any, Optional[str]]:
+    """``(func_name, func, arguments, error_content)`` for a call; ``error_content`` set means do not call."""
+    func_name = func_call.get("name", "") or ""
+    func = function_map.get(func_name)
+    if func is None:
+        return func_name, None, {}, f"Error: Function {func_name} not found."
+    arguments, error = _parse_arguments(func_call)
+    if error is not None:
+        return func_name, func, func_call.get("arguments"), error
+    return func_name, func, arguments, None
+
+
+def execute_function(
+    function_map: Mapping[str, Callable[..., Any]],
+    func_call: Mapping[str, Any],
+    call_id: Optional[str] = None,
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> tuple[bool, dict[str, Any]]:
+    """Execute one function call and return ``(is_exec_success, result_dict)``.
+
+    Args:
+        function_map: function name -> callable.
+        func_call: the ``function_call`` of a message, or the ``function`` of a tool call:
+            a dict with ``name`` and ``arguments`` (a JSON string).
+        call_id: the tool call id, shown in the printed lines.
+        verbose: also print the function's output after it ran.
+        iostream: where to print (default: ``IOStream.get_default()``).
+
+    Returns:
+        ``(True, {"name", "role": "function", "content": return value})`` on success;
+        ``(False, {... "content": "Error: ..."})`` when the function is unknown, the arguments
+        are not JSON, or the function raised. An async function is run to completion.
+    """
+    out = iostream if iostream is not None else IOStream.get_default()
+    func_name, func, arguments, content = _prepare(function_map, func_call)
+    success = False
+    if content is None and func is not None:
+        _print_executing(out, func_name, call_id, arguments)
+        try:
+            content = func(**arguments)
+            if inspect.isawaitable(content):
+                content = _run_coroutine_sync(_await(content))
+            success = True
+        except Exception as e:
+            content = f"Error: {e}"
+    if verbose:
+        _print_executed(out, func_name, call_id, arguments, content)
+    return success, _result(func_name, content)
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+async def a_execute_function(
+    function_map: Mapping[str, Callable[..., Any]],
+    func_call: Mapping[str, Any],
+    call_id: Optional[str] = None,
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> tuple[bool, dict[str, Any]]:
+    """Async twin of ``execute_function``: async functions are awaited, sync ones called directly.
+
+    Args:
+        function_map: function name -> callable.
+        func_call: a dict with ``name`` and ``arguments`` (a JSON string).
+        call_id: the tool call id, shown in the printed lines.
+        verbose: also print the function's output after it ran.
+        iostream: where to print (default: ``IOStream.get_default()``).
+    """
+    out = iostream if iostream is not None else IOStream.get_default()
+    func_name, func, arguments, content = _prepare(function_map, func_call)
+    success = False
+    if content is None and func is not None:
+        _print_executing(out, func_name, call_id, arguments)
+        try:
+            content = func(**arguments)
+            if inspect.isawaitable(content):
+                content = await content
+            success = True
+        except Exception as e:
+            content = f"Error: {e}"
+    if verbose:
+        _print_executed(out, func_name, call_id, arguments, content)
+    return success, _result(func_name, content)
+
+
+def _tool_response(tool_call_id: Optional[str], content: Any) -> dict[str, Any]:
+    # A missing id is left out rather than sent as null (Mistral-style servers reject it).
+    content = "" if content is None else content
+    if tool_call_id is None:
+        return {"role": "tool", "content": content}
+    return {"tool_call_id": tool_call_id, "role": "tool", "content": content}
+
+
+def _tool_reply(responses: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "role": "tool",
+        "tool_responses": responses,
+        "content": "\n\n".join(str(r.get("content", "")) for r in responses),
+    }
+
+
+def tool_calls_reply(
+    function_map: Mapping[str, Callable[..., Any]],
+    tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> Optional[dict[str, Any]]:
+    """Execute the ``tool_calls`` of a message one after another and build the tool reply.
+
+    Args:
+        function_map: function name -> callable.
+        tool_calls: the message's ``tool_calls`` (each ``{"id", "type", "function": {"name", "arguments"}}``).
+        verbose: also print each function's output.
+        iostream: where to print (default: ``IOStream.get_default()``).
+
+    Returns:
+        ``{"role": "tool", "tool_responses": [{"tool_call_id", "role": "tool", "content"}, ...],
+        "content": contents joined by blank lines}``, or ``None`` when there are no tool calls.
+        Unknown functions give the content ``"Error: Function <name> not found."``.
+    """
+    responses = []
+    for tool_call in tool_calls or []:
+        _, result = execute_function(
+            function_map, tool_call.get("function") or {}, call_id=tool_call.get("id"), verbose=verbose,
+            iostream=iostream,
+        )
+        responses.append(_tool_response(tool_call.get("id"), result.get("content", "")))
+    return _tool_reply(responses) if responses else None
+
+
+async def a_tool_calls_reply(
+    function_map: Mapping[str, Callable[..., Any]],
+    tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> Optional[dict[str, Any]]:
+    """Async twin of ``tool_calls_reply``: the calls run concurrently, replies keep the call order.
+
+    Args:
+        function_map: function name -> callable.
+        tool_calls: the message's ``tool_calls``.
+        verbose: also print each function's output.
+        iostream: where to print (default: ``IOStream.get_default()``).
+    """
+
+    async def one(tool_call: Mapping[str, Any]) -> dict[str, Any]:
+        _, result = await a_execute_function(
+            function_map, tool_call.get("function") or {}, call_id=tool_call.get("id"), verbose=verbose,
+            iostream=iostream,
+        )
+        return _tool_response(tool_call.get("id"), result.get("content", ""))
+
+    calls = list(tool_calls or [])
+    if not calls:
+        return None
+    return _tool_reply(list(await asyncio.gather(*(one(c) for c in calls))))
+
+
+def function_call_reply(
+    function_map: Mapping[str, Callable[..., Any]],
+    message: Mapping[str, Any],
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> Optional[dict[str, Any]]:
+    """Execute a legacy ``function_call`` message and return the ``role: "function"`` reply.
+
+    Args:
+        function_map: function name -> callable.
+        message: a message with a ``function_call`` (``{"name", "arguments"}``); its ``id``, if
+            any, is used as the call id.
+        verbose: also print the function's output.
+        iostream: where to print (default: ``IOStream.get_default()``).
+
+    Returns:
+        ``{"name", "role": "function", "content"}``, or ``None`` when the message has no function call.
+    """
+    func_call = message.get("function_call")
+    if not func_call:
+        return None
+    return execute_function(function_map, func_call, call_id=message.get("id"), verbose=verbose, iostream=iostream)[1]
+
+
+async def a_function_call_reply(
+    function_map: Mapping[str, Callable[..., Any]],
+    message: Mapping[str, Any],
+    verbose: bool = False,
+    iostream: Optional[IOStream] = None,
+) -> Optional[dict[str, Any]]:
+    """Async twin of ``function_call_reply`` (async functions awaited, sync ones called directly).
+
+    Args:
+        function_map: function name -> callable.
+        message: a message with a ``function_call``.
+        verbose: also print the function's output.
+        iostream: where to print (default: ``IOStream.get_default()``).
+    """
+    func_call = message.get("function_call")
+    if not func_call:
+        return None
+    _, result = await a_execute_function(
+        function_map, func_call, call_id=message.get("id"), verbose=verbose, iostream=iostream
+    )
+    return result

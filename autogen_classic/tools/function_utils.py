@@ -1,0 +1,363 @@
+"""Describe Python functions to a model and adapt the values flowing in and out.
+
+``get_function_schema`` turns a type-hinted function into the OpenAI tool schema
+(``{"type": "function", "function": {"name", "description", "parameters"}}``).
+Parameter descriptions come from ``Annotated[type, "description"]``; types are
+rendered to JSON schema by pydantic, so ``Literal``, ``Optional``, containers and
+``pydantic.BaseModel`` parameters all work.
+
+``load_basemodels_if_needed`` converts JSON objects arriving for ``BaseModel``
+parameters into model instances, and ``serialize_to_str`` turns whatever a tool
+returns into the string content of a message.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import logging
+import types
+from typing import Annotated, Any, Callable, ForwardRef, Optional, Union, get_args, get_origin
+
+from pydantic import BaseModel, TypeAdapter
+
+__all__ = [
+    "get_default_values",
+    "get_function_schema",
+    "get_load_param_if_needed_function",
+    "get_missing_annotations",
+    "get_param_annotations",
+    "get_parameter_json_schema",
+    "get_parameters",
+    "get_required_params",
+    "get_typed_annotation",
+    "get_typed_return_annotation",
+    "get_typed_signature",
+    "load_basemodels_if_needed",
+    "serialize_to_str",
+]
+
+logger = logging.getLogger(__name__)
+
+# *args / **kwargs cannot be filled from a JSON object of named arguments.
+_VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def _globals_of(call: Callable[..., Any]) -> dict[str, Any]:
+    # Decorated functions keep the original's module globals on the innermost function.
+    try:
+        target = inspect.unwrap(call)
+    except ValueError:
+        target = call
+    return getattr(target, "__globals__", None) or getattr(call, "__globals__", None) or {}
+
+
+def get_typed_annotation(annotation: Any, globalns: dict[str, Any]) -> Any:
+    """Resolve a string (forward reference) annotation in ``globalns``.
+
+    Args:
+        annotation: the annotation as written (a type or a string).
+        globalns: the global namespace of the function the annotation belongs to.
+
+    Returns:
+        The evaluated annotation; an unresolvable string becomes a ``ForwardRef``.
+    """
+    # A quoted annotation under ``from __future__ import annotations`` is a string of a string.
+    for _ in range(3):
+        if not isinstance(annotation, str):
+            return annotation
+        try:
+            annotation = eval(annotation, globalns)  # noqa: S307 - the evaluation typing.get_type_hints does
+        except Exception:
+            return ForwardRef(annotation)
+    return ForwardRef(annotation) if isinstance(annotation, str) else annotation
+
+
+def get_typed_signature(call: Callable[..., Any]) -> inspect.Signature:
+    """Return the signature of ``call`` with string annotations of its parameters resolved.
+
+    Args:
+        call: the function to inspect.
+
+    Returns:
+        An ``inspect.Signature`` holding the parameters (the return annotation is left out).
+    """
+    signature = inspect.signature(call)
+    globalns = _globals_of(call)
+    params = [
+        param.replace(annotation=get_typed_annotation(param.annotation, globalns))
+        for param in signature.parameters.values()
+    ]
+    return inspect.Signature(params)
+
+
+def get_typed_return_annotation(call: Callable[..., Any]) -> Any:
+    """Return the resolved return annotation of ``call``, or ``None`` when it has none.
+
+    Args:
+        call: the function to inspect.
+    """
+    annotation = inspect.signature(call).return_annotation
+    if annotation is inspect.Signature.empty:
+        return None
+    return get_typed_annotation(annotation, _globals_of(call))
+
+
+def get_param_annotations(typed_signature: inspect.Signature) -> dict[str, Any]:
+    """Map each annotated parameter name to its annotation.
+
+    Args:
+        typed_signature: a signature from ``get_typed_signature``.
+    """
+    return {
+        name: param.annotation
+        for name, param in typed_signature.parameters.items()
+        if param.annotation is not inspect.Signature.empty
+    }
+
+
+def get_required_params(typed_signature: inspect.Signature) -> list[str]:
+    """Names of the parameters without a default value, in signature order.
+
+    Args:
+        typed_signature: a signature from ``get_typed_signature``.
+    """
+    return [
+        name
+        for name, param in typed_signature.parameters.items()
+        if param.default is inspect.Signature.empty and param.kind not in _VARIADIC
+    ]
+
+
+def get_default_values(typed_signature: inspect.Signature) -> dict[str, Any]:
+    """Map each parameter that has a default value to that value.
+
+    Args:
+        typed_signature: a signature from ``get_typed_signature``.
+    """
+    return {
+        name: param.default
+        for name, param in typed_signature.parameters.items()
+        if param.default is not inspect.Signature.empty
+    }
+
+
+def get_missing_annotations(typed_signature: inspect.Signature, required: list[str]) -> tuple[set[str], set[str]]:
+    """Split the unannotated parameters into required ones and ones with a default.
+
+    Args:
+        typed_signature: a signature from ``get_typed_signature``.
+        required: the required parameter names (see ``get_required_params``).
+
+    Returns:
+        ``(missing, unannotated_with_default)``: unannotated required parameters (an error
+        for a tool) and unannotated parameters with a default (left out of the schema).
+    """
+    unannotated = {
+        name
+        for name, param in typed_signature.parameters.items()
+        if param.annotation is inspect.Signature.empty and param.kind not in _VARIADIC
+    }
+    missing = unannotated & set(required)
+    return missing, unannotated - missing
+
+
+def _description_of(name: str, annotation: Any) -> str:
+    """The description a parameter gets: the ``Annotated`` text, else its name."""
+    if get_origin(annotation) is not Annotated:
+        return name
+    first = annotation.__metadata__[0]
+    if isinstance(first, str):
+        return first
+    # Objects carrying a description (e.g. ``pydantic.Field(description=...)``) are accepted too.
+    described = getattr(first, "description", None)
+    if isinstance(described, str):
+        return described
+    if hasattr(first, "description"):
+        return name
+    raise ValueError(
+        f"Invalid {first!r} for parameter {name}: the first Annotated metadata must be a description "
+        f"string, e.g. Annotated[int, \"what {name} is\"]; got {type(first).__name__}."
+    )
+
+
+def get_parameter_json_schema(k: str, v: Any, default_values: dict[str, Any]) -> dict[str, Any]:
+    """JSON schema of one parameter: its type's schema plus ``default`` and ``description``.
+
+    Args:
+        k: the parameter name.
+        v: the parameter annotation (possibly ``Annotated[type, "description"]``).
+        default_values: default values by parameter name (see ``get_default_values``).
+    """
+    description = _description_of(k, v)
+    schema: dict[str, Any] = TypeAdapter(v).json_schema()
+    if k in default_values:
+        schema["default"] = default_values[k]
+    schema["description"] = description
+    return schema
+
+
+def get_parameters(
+    required: list[str], param_annotations: dict[str, Any], default_values: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``parameters`` object of a function schema.
+
+    Args:
+        required: the required parameter names.
+        param_annotations: annotations by parameter name (see ``get_param_annotations``).
+        default_values: default values by parameter name.
+    """
+    return {
+        "type": "object",
+        "properties": {k: get_parameter_json_schema(k, v, default_values) for k, v in param_annotations.items()},
+        "required": list(required),
+    }
+
+
+def get_function_schema(f: Callable[..., Any], *, name: Optional[str] = None, description: str) -> dict[str, Any]:
+    """Build the OpenAI tool schema of a type-hinted function.
+
+    Args:
+        f: the function to describe. Every parameter without a default must be annotated;
+            use ``Annotated[type, "description"]`` to describe a parameter to the model.
+        name: the function name shown to the model (default: ``f.__name__``).
+        description: what the function does, shown to the model.
+
+    Returns:
+        ``{"type": "function", "function": {"description", "name", "parameters"}}`` where
+        ``parameters`` is ``{"type": "object", "properties": {...}, "required": [...]}``.
+
+    Raises:
+        TypeError: if a parameter without a default is not annotated, or ``description`` is not a string.
+        ValueError: if an ``Annotated`` parameter's first metadata is not a description.
+
+    Example:
+        >>> def f(a: Annotated[str, "Parameter a"], b: int = 2) -> str: ...
+        >>> get_function_schema(f, description="function f")["function"]["parameters"]
+        {'type': 'object', 'properties': {'a': {'type': 'string', 'description': 'Parameter a'},
+         'b': {'type': 'integer', 'default': 2, 'description': 'b'}}, 'required': ['a']}
+    """
+    if not isinstance(description, str):
+        raise TypeError(f"description must be a str describing the function, got {type(description).__name__}.")
+    fname = name if name else getattr(f, "__name__", None)
+    if not fname:
+        raise TypeError(f"name must be given for a callable without __name__ (got {f!r}).")
+
+    typed_signature = get_typed_signature(f)
+    required = get_required_params(typed_signature)
+    default_values = get_default_values(typed_signature)
+    param_annotations = {
+        k: v for k, v in get_param_annotations(typed_signature).items()
+        if typed_signature.parameters[k].kind not in _VARIADIC
+    }
+    missing, unannotated_with_default = get_missing_annotations(typed_signature, required)
+
+    if inspect.signature(f).return_annotation is inspect.Signature.empty:
+        logger.warning(
+            f"The return type of the function '{fname}' is not annotated. Although annotating it is "
+            "optional, the function should return either a string, a subclass of 'pydantic.BaseModel'."
+        )
+    if unannotated_with_default:
+        listed = ", ".join(f"'{k}'" for k in sorted(unannotated_with_default))
+        logger.warning(
+            f"The following parameters of the function '{fname}' with default values are not annotated: {listed}."
+        )
+    if missing:
+        listed = ", ".join(f"'{k}'" for k in sorted(missing))
+        raise TypeError(
+            f"All parameters of the function '{fname}' without default values must be annotated. "
+            f"The annotations are missing for the following parameters: {listed}"
+        )
+
+    return {
+        "type": "function",
+        "function": {
+            "description": description,
+            "name": fname,
+            "parameters": get_parameters(required, param_annotations, default_values),
+        },
+    }
+
+
+def _basemodel_in(annotation: Any) -> Optional[type[BaseModel]]:
+    """The BaseModel class a parameter expects: ``Model``, ``Annotated[Model, ...]`` or ``Optional[Model]``."""
+    if get_origin(annotation) is Annotated:
+        return _basemodel_in(get_args(annotation)[0])
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    if get_origin(annotation) in (Union, types.UnionType):
+        models = [m for m in (_basemodel_in(a) for a in get_args(annotation)) if m is not None]
+        return models[0] if len(models) == 1 else None
+    return None
+
+
+def get_load_param_if_needed_function(t: Any) -> Optional[Callable[[Any, Any], Any]]:
+    """A loader ``(value, annotation) -> value`` for BaseModel annotations, else ``None``.
+
+    Args:
+        t: the parameter annotation.
+    """
+    model = _basemodel_in(t)
+    if model is None:
+        return None
+
+    def load_base_model(v: Any, _t: Any) -> Any:
+        # Only JSON objects are converted; instances and None pass through untouched.
+        return model.model_validate(v) if isinstance(v, dict) else v
+
+    return load_base_model
+
+
+def load_basemodels_if_needed(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``func`` so keyword arguments given as dicts for BaseModel parameters become model instances.
+
+    Args:
+        func: the function whose parameters may be annotated with ``pydantic.BaseModel`` subclasses.
+
+    Returns:
+        A wrapper with the same name and docstring; async when ``func`` is async.
+    """
+    param_annotations = get_param_annotations(get_typed_signature(func))
+    loaders = {
+        k: loader for k, t in param_annotations.items() if (loader := get_load_param_if_needed_function(t)) is not None
+    }
+
+    def load(kwargs: dict[str, Any]) -> dict[str, Any]:
+        for k, loader in loaders.items():
+            if k in kwargs:
+                kwargs[k] = loader(kwargs[k], param_annotations[k])
+        return kwargs
+
+    if inspect.iscoroutinefunction(func):
+
+        @functools.wraps(func)
+        async def _a_load_parameters_if_needed(*args: Any, **kwargs: Any) -> Any:
+            return await func(*args, **load(kwargs))
+
+        return _a_load_parameters_if_needed
+
+    @functools.wraps(func)
+    def _load_parameters_if_needed(*args: Any, **kwargs: Any) -> Any:
+        return func(*args, **load(kwargs))
+
+    return _load_parameters_if_needed
+
+
+def serialize_to_str(x: Any) -> str:
+    """The message content for a tool's return value.
+
+    Strings are returned unchanged, pydantic models as their JSON, anything else as
+    ``json.dumps(x, ensure_ascii=False)``; values JSON cannot encode fall back to ``str(x)``.
+
+    Args:
+        x: the value a tool returned.
+    """
+    if isinstance(x, str):
+        return x
+    if isinstance(x, BaseModel):
+        return x.model_dump_json()
+    try:
+        return json.dumps(x, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(x)

@@ -1,0 +1,245 @@
+"""OpenAIWrapper against the scripted server: requests, tools, response formats, custom clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from types import SimpleNamespace
+from typing import Any, Dict, List
+
+import pytest
+from openai.types.chat import ChatCompletion, ChatCompletionMessage
+from pydantic import BaseModel
+
+from autogen_classic.oai import OpenAIWrapper
+from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
+
+USER = [{"role": "user", "content": "What is 2 + 2?"}]
+ADD_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "add",
+        "description": "Add two numbers",
+        "parameters": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
+    },
+}
+
+
+def test_create_returns_completion_with_classic_attributes(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config(temperature=0, max_tokens=50))
+    scripted_server.add_reply("4")
+    response = client.create(messages=USER)
+    assert isinstance(response, ChatCompletion)
+    assert response.choices[0].message.content == "4"
+    assert (response.config_id, response.pass_filter, response.cost) == (0, True, 0)
+    assert client.extract_text_or_completion_object(response) == ["4"]
+    assert OpenAIWrapper.extract_text_or_completion_object(response) == ["4"]
+    assert scripted_server.requests == [
+        {"model": "scripted-model", "messages": USER, "temperature": 0, "max_tokens": 50}
+    ]
+    # the key goes in the header, never in the body
+    assert scripted_server.request_headers[0]["authorization"] == "Bearer sk-scripted-test"
+
+
+def test_request_settings_pass_through_and_config_wins_over_create_kwargs(scripted_server: ScriptedOpenAIServer) -> None:
+    config = scripted_server.llm_config(temperature=0.2, seed=7)
+    config["config_list"][0]["top_p"] = 0.5
+    client = OpenAIWrapper(**config)
+    scripted_server.add_reply("ok")
+    client.create(messages=USER, temperature=1.0, presence_penalty=0.3, user="u1")
+    body = scripted_server.requests[0]
+    assert (body["temperature"], body["top_p"], body["seed"]) == (0.2, 0.5, 7)
+    assert (body["presence_penalty"], body["user"]) == (0.3, "u1")
+    for wrapper_only in ("cache_seed", "api_key", "base_url", "price", "tags", "agent", "cache"):
+        assert wrapper_only not in body
+
+
+def test_wrapper_built_from_base_config_only(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(model="scripted-model", base_url=scripted_server.base_url, api_key="sk-scripted-test", cache_seed=None)
+    scripted_server.add_reply("hi")
+    assert client.extract_text_or_completion_object(client.create(messages=USER)) == ["hi"]
+
+
+def test_tool_calls_come_back_as_message_objects(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config(tools=[ADD_TOOL]))
+    scripted_server.add_reply(ScriptedReply(tool_calls=[{"name": "add", "arguments": {"a": 2, "b": 2}}]))
+    response = client.create(messages=USER, tool_choice="auto")
+    (message,) = client.extract_text_or_completion_object(response)
+    assert isinstance(message, ChatCompletionMessage)
+    assert message.tool_calls[0].id == "call_1"
+    assert message.tool_calls[0].function.name == "add"
+    assert json.loads(message.tool_calls[0].function.arguments) == {"a": 2, "b": 2}
+    assert scripted_server.requests[0]["tools"] == [ADD_TOOL]
+    assert scripted_server.requests[0]["tool_choice"] == "auto"
+
+
+def test_legacy_function_call(scripted_server: ScriptedOpenAIServer) -> None:
+    functions = [{"name": "add", "parameters": {"type": "object", "properties": {}}}]
+    client = OpenAIWrapper(**scripted_server.llm_config(functions=functions))
+    scripted_server.add_reply(ScriptedReply(function_call={"name": "add", "arguments": '{"a": 1}'}))
+    (message,) = client.extract_text_or_completion_object(client.create(messages=USER))
+    assert message.function_call.name == "add" and message.function_call.arguments == '{"a": 1}'
+    assert scripted_server.requests[0]["functions"] == functions
+
+
+def test_response_format_json_object(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    scripted_server.add_reply('{"answer": 4}')
+    response = client.create(messages=USER, response_format={"type": "json_object"})
+    assert json.loads(client.extract_text_or_completion_object(response)[0]) == {"answer": 4}
+    assert scripted_server.requests[0]["response_format"] == {"type": "json_object"}
+
+
+class Answer(BaseModel):
+    value: int
+    unit: str
+
+
+class FormattedAnswer(Answer):
+    def format(self) -> str:
+        return f"{self.value} {self.unit}"
+
+
+def test_response_format_pydantic_class_sends_strict_json_schema(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config(response_format=Answer))
+    scripted_server.add_reply('{"value": 4, "unit": "apples"}')
+    response = client.create(messages=USER)
+    sent = scripted_server.requests[0]["response_format"]
+    assert sent["type"] == "json_schema"
+    assert sent["json_schema"]["name"] == "Answer" and sent["json_schema"]["strict"] is True
+    assert set(sent["json_schema"]["schema"]["properties"]) == {"value", "unit"}
+    assert client.extract_text_or_completion_object(response) == ['{"value": 4, "unit": "apples"}']
+
+
+def test_response_format_with_format_method_is_shown_formatted(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    scripted_server.add_reply('{"value": 4, "unit": "apples"}')
+    response = client.create(messages=USER, response_format=FormattedAnswer)
+    assert client.extract_text_or_completion_object(response) == ["4 apples"]
+
+
+def test_response_format_json_schema_dict(scripted_server: ScriptedOpenAIServer) -> None:
+    schema = {"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "object"}, "strict": True}}
+    client = OpenAIWrapper(**scripted_server.llm_config(response_format=schema))
+    scripted_server.add_reply("{}")
+    client.create(messages=USER)
+    assert scripted_server.requests[0]["response_format"] == schema
+
+
+def test_context_templates(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    scripted_server.add_replies("a", "b", "c")
+    client.create(messages=[{"role": "user", "content": "Say {word}"}], context={"word": "hi"})
+    client.create(messages=[{"role": "user", "content": "Say {word}"}], context={"word": "hi"}, allow_format_str_template=True)
+    client.create(messages=[{"role": "user", "content": lambda ctx: f"Say {ctx['word']}!"}], context={"word": "yo"})
+    contents = [r["messages"][0]["content"] for r in scripted_server.requests]
+    assert contents == ["Say {word}", "Say hi", "Say yo!"]
+    assert OpenAIWrapper.instantiate("x {a}", {"a": 1}, True) == "x 1"
+
+
+def test_filter_func_moves_to_next_entry_and_last_answer_is_kept(scripted_server: ScriptedOpenAIServer) -> None:
+    entries = [scripted_server.config_entry(model="m1"), scripted_server.config_entry(model="m2")]
+    client = OpenAIWrapper(config_list=entries, cache_seed=None)
+
+    def yes_or_no(context: Dict[str, Any], response: Any) -> bool:
+        return client.extract_text_or_completion_object(response)[0] in ("Yes.", "No.")
+
+    scripted_server.add_replies("Maybe.", "Yes.")
+    response = client.create(messages=USER, filter_func=yes_or_no)
+    assert client.extract_text_or_completion_object(response) == ["Yes."]
+    assert (response.config_id, response.pass_filter) == (1, True)
+    assert [r["model"] for r in scripted_server.requests] == ["m1", "m2"]
+    scripted_server.add_replies("Maybe.", "Perhaps.")
+    response = client.create(messages=USER, filter_func=yes_or_no)
+    assert client.extract_text_or_completion_object(response) == ["Perhaps."]
+    assert (response.config_id, response.pass_filter) == (1, False)
+
+
+def test_create_argument_errors(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    with pytest.raises(ValueError, match="'messages' is required"):
+        client.create()
+    with pytest.raises(ValueError, match="'prompt' .* is not supported"):
+        client.create(prompt="hi")
+    with pytest.raises(TypeError, match="cache must be a Cache"):
+        client.create(messages=USER, cache="yes")
+    assert scripted_server.request_count == 0
+
+
+def test_a_create_is_really_async(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    seen: List[str] = []
+
+    def responder(body: Dict[str, Any]) -> str:
+        seen.append(body["messages"][0]["content"])
+        return "re: " + body["messages"][0]["content"]
+
+    scripted_server.set_responder(responder)
+
+    async def main() -> List[Any]:
+        calls = [client.a_create(messages=[{"role": "user", "content": f"q{i}"}]) for i in range(3)]
+        return await asyncio.gather(*calls)
+
+    responses = asyncio.run(main())
+    assert [client.extract_text_or_completion_object(r)[0] for r in responses] == ["re: q0", "re: q1", "re: q2"]
+    assert sorted(seen) == ["q0", "q1", "q2"]
+    # a second event loop gets its own connection pool
+    assert client.extract_text_or_completion_object(asyncio.run(client.a_create(messages=USER)))[0].startswith("re:")
+
+
+# ----------------------------------------------------------------------------- custom model clients
+class EchoClient:
+    """A ModelClient that answers locally by echoing the last message."""
+
+    def __init__(self, config: Dict[str, Any], prefix: str = "echo") -> None:
+        self.model = config["model"]
+        self.prefix = prefix
+        self.calls: List[Dict[str, Any]] = []
+
+    def create(self, params: Dict[str, Any]) -> SimpleNamespace:
+        self.calls.append(params)
+        if params["messages"][-1]["content"] == "fail":
+            raise ConnectionError("echo backend down")
+        text = f"{self.prefix}: {params['messages'][-1]['content']}"
+        message = SimpleNamespace(content=text, tool_calls=None, function_call=None)
+        usage = SimpleNamespace(prompt_tokens=3, completion_tokens=2, total_tokens=5)
+        return SimpleNamespace(choices=[SimpleNamespace(message=message)], model=self.model, usage=usage)
+
+    def message_retrieval(self, response: SimpleNamespace) -> List[str]:
+        return [choice.message.content for choice in response.choices]
+
+    def cost(self, response: SimpleNamespace) -> float:
+        return 0.25
+
+    @staticmethod
+    def get_usage(response: SimpleNamespace) -> Dict[str, Any]:
+        return {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5, "cost": response.cost, "model": response.model}
+
+
+def test_custom_model_client_must_be_registered() -> None:
+    client = OpenAIWrapper(config_list=[{"model": "local-echo", "model_client_cls": "EchoClient"}], cache_seed=None)
+    with pytest.raises(RuntimeError, match=r"Model client\(s\) \['EchoClient'\] are not activated"):
+        client.create(messages=USER)
+    with pytest.raises(ValueError, match='"model_client_cls": "Answer"'):
+        client.register_model_client(Answer)
+    client.register_model_client(EchoClient, prefix="bot")
+    response = client.create(messages=USER)
+    assert client.extract_text_or_completion_object(response) == ["bot: What is 2 + 2?"]
+    assert response.cost == 0.25 and response.config_id == 0
+    assert client.total_usage_summary == {
+        "total_cost": 0.25,
+        "local-echo": {"cost": 0.25, "prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
+    }
+    assert asyncio.run(client.a_create(messages=USER)).cost == 0.25  # sync create in a worker thread
+
+
+def test_custom_client_failure_fails_over_to_openai_entry(scripted_server: ScriptedOpenAIServer) -> None:
+    client = OpenAIWrapper(
+        config_list=[{"model": "local-echo", "model_client_cls": "EchoClient"}, scripted_server.config_entry()],
+        cache_seed=None,
+    )
+    client.register_model_client(EchoClient)
+    scripted_server.add_reply("from the server")
+    response = client.create(messages=[{"role": "user", "content": "fail"}])
+    assert client.extract_text_or_completion_object(response) == ["from the server"]
+    assert response.config_id == 1
