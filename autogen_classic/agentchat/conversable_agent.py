@@ -1,41 +1,28 @@
-"""``ConversableAgent``: one message list per peer, an ordered pipeline of reply functions, chat driving.
+"""``ConversableAgent``: one message list per peer, an ordered pipeline of reply functions.
 
-The pipeline is the heart of the classic design: ``generate_reply`` walks the
-registered reply functions (the last registered first, unless a position was
-given) and returns the first final reply. The built-in functions live in
-:mod:`.builtin_replies`; tool registration in :mod:`.tool_registry`.
+The class is assembled from small parts: the reply pipeline (:mod:`.reply_pipeline`), the
+built-in reply functions (:mod:`.builtin_replies`), chat driving (:mod:`.chat_driver`) and
+tool registration (:mod:`.tool_registry`). This module keeps construction, the message
+store, sending and receiving, human input, resetting and usage.
 """
 
 from __future__ import annotations
 
 import copy
-import inspect
 import re
-import warnings
 from collections import defaultdict
 from typing import Any, Callable, Literal, Optional, Union
 
-from ..exception_utils import SenderRequired
 from ..io import IOStream, render
 from . import builtin_replies as replies
 from .agent import Agent
-from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable, validate_summary_method
+from .chat_driver import DEFAULT_SUMMARY_PROMPT, ChatDriverMixin, reflection_with_llm_summary
 from .human_reply import validate_human_input_mode
 from .messages import invalid_message_error, message_to_dict, to_oai_message
-from .nested_chats import register_nested_chats as _register_nested_chats
+from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .tool_registry import ToolRegistryMixin, assert_valid_name
 
 __all__ = ["ConversableAgent", "reflection_with_llm_summary"]
-
-ReplyFunction = Callable[..., tuple[bool, Union[str, dict[str, Any], None]]]
-Trigger = Union[type, str, Agent, Callable[[Optional[Agent]], bool], list, None]
-
-HOOKABLE_METHODS = (
-    "process_last_received_message",
-    "process_all_messages_before_reply",
-    "process_message_before_send",
-    "update_agent_state",
-)
 
 
 def _default_is_termination_msg(message: dict[str, Any]) -> bool:
@@ -44,7 +31,7 @@ def _default_is_termination_msg(message: dict[str, Any]) -> bool:
     return content_str(message.get("content")) == "TERMINATE"
 
 
-class ConversableAgent(ToolRegistryMixin):
+class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
     """A generic agent that can converse with others: by model, by code and tool execution, or by a human.
 
     Every reply passes through an ordered list of reply functions; by default they check termination and
@@ -53,7 +40,7 @@ class ConversableAgent(ToolRegistryMixin):
 
     DEFAULT_CONFIG: Union[dict[str, Any], Literal[False]] = False
     MAX_CONSECUTIVE_AUTO_REPLY = 100
-    DEFAULT_SUMMARY_PROMPT = "Summarize the takeaway from the conversation. Do not add any introductory phrases."
+    DEFAULT_SUMMARY_PROMPT = DEFAULT_SUMMARY_PROMPT
     DEFAULT_SUMMARY_METHOD = "last_msg"
 
     llm_config: Union[dict[str, Any], Literal[False]]
@@ -287,164 +274,6 @@ class ConversableAgent(ToolRegistryMixin):
             )
         return self._oai_messages[agent][-1]
 
-    # ----------------------------------------------------------------- reply pipeline
-    def register_reply(
-        self,
-        trigger: Trigger,
-        reply_func: ReplyFunction,
-        position: int = 0,
-        config: Optional[Any] = None,
-        reset_config: Optional[Callable[[Any], None]] = None,
-        *,
-        ignore_async_in_sync_chat: bool = False,
-        remove_other_reply_funcs: bool = False,
-    ) -> None:
-        """Register a reply function, checked when ``trigger`` matches the sender.
-
-        Args:
-            trigger: an Agent class, an agent name, an agent, a callable of the sender returning bool, None
-                (matches when there is no sender) or a list of these.
-            reply_func: ``reply_func(recipient, messages, sender, config) -> (final, reply)``; sync or async.
-            position: where to insert it; 0 (default) means it is checked before those registered earlier.
-            config: passed to ``reply_func``; a copy is restored by ``reset()``.
-            reset_config: called with the config on ``reset()`` instead of restoring the copy.
-            ignore_async_in_sync_chat: skip this async function in sync chats instead of raising.
-            remove_other_reply_funcs: remove every other reply function first.
-        """
-        if not isinstance(trigger, (type, str, Agent, list)) and not callable(trigger) and trigger is not None:
-            raise ValueError("trigger must be a class, a string, an agent, a callable or a list.")
-        if not callable(reply_func):
-            raise TypeError(f"reply_func must be callable; got {type(reply_func).__name__}.")
-        if not isinstance(position, int):
-            raise TypeError(f"position must be an int; got {type(position).__name__}.")
-        if remove_other_reply_funcs:
-            self._reply_func_list.clear()
-        self._reply_func_list.insert(
-            position,
-            {
-                "trigger": trigger,
-                "reply_func": reply_func,
-                "config": copy.copy(config),
-                "init_config": config,
-                "reset_config": reset_config,
-                "ignore_async_in_sync_chat": ignore_async_in_sync_chat and inspect.iscoroutinefunction(reply_func),
-            },
-        )
-
-    def replace_reply_func(self, old_reply_func: ReplyFunction, new_reply_func: ReplyFunction) -> None:
-        """Replace a registered reply function."""
-        for entry in self._reply_func_list:
-            if entry["reply_func"] == old_reply_func:
-                entry["reply_func"] = new_reply_func
-
-    def register_nested_chats(
-        self,
-        chat_queue: list[dict[str, Any]],
-        trigger: Trigger,
-        reply_func_from_nested_chats: Union[str, Callable[..., Any]] = "summary_from_nested_chats",
-        position: int = 2,
-        use_async: Optional[bool] = None,
-        **kwargs: Any,
-    ) -> None:
-        """Reply to ``trigger`` by running the chats of ``chat_queue`` and answering with the last summary.
-
-        Args:
-            chat_queue: the chats to run (``initiate_chats`` entries; the sender defaults to this agent and the
-                first chat's message defaults to the last received message).
-            trigger: see ``register_reply``.
-            reply_func_from_nested_chats: "summary_from_nested_chats" or
-                ``f(chat_queue, recipient, messages, sender, config) -> (final, reply)``.
-            position: default 2: after the termination and human-input check.
-            use_async: run the nested chats with ``a_initiate_chats`` (each needs a ``chat_id``).
-        """
-        _register_nested_chats(self, chat_queue, trigger, reply_func_from_nested_chats, position, use_async, **kwargs)
-
-    def register_hook(self, hookable_method: str, hook: Callable[..., Any]) -> None:
-        """Register a hook for one of ``process_last_received_message``, ``process_all_messages_before_reply``,
-        ``process_message_before_send`` or ``update_agent_state``."""
-        if hookable_method not in self.hook_lists:
-            raise ValueError(f"{hookable_method} is not a hookable method; choose one of {list(self.hook_lists)}.")
-        if hook in self.hook_lists[hookable_method]:
-            raise ValueError(f"{hook} is already registered as a hook.")
-        self.hook_lists[hookable_method].append(hook)
-
-    def _match_trigger(self, trigger: Trigger, sender: Optional[Agent]) -> bool:
-        if trigger is None:
-            return sender is None
-        if isinstance(trigger, str):
-            if sender is None:
-                raise SenderRequired()
-            return trigger == sender.name
-        if isinstance(trigger, type):
-            return isinstance(sender, trigger)
-        if isinstance(trigger, list):
-            return any(self._match_trigger(t, sender) for t in trigger)
-        if isinstance(trigger, Agent):
-            return trigger == sender
-        if callable(trigger):
-            result = trigger(sender)
-            if not isinstance(result, bool):
-                raise TypeError(f"trigger {trigger} must return a boolean value.")
-            return result
-        raise ValueError(f"Unsupported trigger type: {type(trigger)}")
-
-    def _prepare_messages_for_reply(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> list:
-        if messages is None and sender is None:
-            raise AssertionError(f"Either messages={messages} or sender={sender} must be provided.")
-        if messages is None:
-            messages = self._oai_messages[sender]  # type: ignore[index]
-        for hook in self.hook_lists["update_agent_state"]:
-            hook(self, messages)
-        messages = self.process_last_received_message(messages)
-        return self.process_all_messages_before_reply(messages)
-
-    def generate_reply(
-        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, **kwargs: Any
-    ) -> Union[str, dict[str, Any], None]:
-        """Reply to ``sender`` with the first final reply of the reply functions (async ones are skipped).
-
-        Args:
-            messages: the conversation so far (default: the stored conversation with ``sender``).
-            sender: the agent to reply to.
-            exclude: (keyword) reply functions to skip.
-        """
-        messages = self._prepare_messages_for_reply(messages, sender)
-        exclude = kwargs.get("exclude", ())
-        for entry in list(self._reply_func_list):
-            reply_func = entry["reply_func"]
-            if reply_func in exclude or inspect.iscoroutinefunction(reply_func):
-                continue
-            if self._match_trigger(entry["trigger"], sender):
-                final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])
-                if final:
-                    return reply
-        return self._default_auto_reply
-
-    async def a_generate_reply(
-        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, **kwargs: Any
-    ) -> Union[str, dict[str, Any], None]:
-        """(async) Like ``generate_reply``; async reply functions are awaited, and a built-in sync reply
-        function whose async twin is registered is not run a second time."""
-        messages = self._prepare_messages_for_reply(messages, sender)
-        exclude = kwargs.get("exclude", ())
-        registered = {entry["reply_func"] for entry in self._reply_func_list}
-        for entry in list(self._reply_func_list):
-            reply_func = entry["reply_func"]
-            if reply_func in exclude:
-                continue
-            twin = replies.ASYNC_TWINS.get(getattr(reply_func, "__name__", ""))
-            if twin is not None and getattr(ConversableAgent, twin) in registered and \
-                    reply_func is getattr(ConversableAgent, reply_func.__name__, None):
-                continue
-            if self._match_trigger(entry["trigger"], sender):
-                if inspect.iscoroutinefunction(reply_func):
-                    final, reply = await reply_func(self, messages=messages, sender=sender, config=entry["config"])
-                else:
-                    final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])
-                if final:
-                    return reply
-        return self._default_auto_reply
-
     # The built-in reply functions (bodies in builtin_replies.py).
     generate_oai_reply = replies.generate_oai_reply
     a_generate_oai_reply = replies.a_generate_oai_reply
@@ -456,35 +285,6 @@ class ConversableAgent(ToolRegistryMixin):
     check_termination_and_human_reply = replies.check_termination_and_human_reply
     a_check_termination_and_human_reply = replies.a_check_termination_and_human_reply
     _generate_oai_reply_from_client = replies.generate_oai_reply_from_client
-
-    # ----------------------------------------------------------------- hooks
-    def process_last_received_message(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Let hooks rewrite the text of the last received message (on a copy of the list)."""
-        hooks = self.hook_lists["process_last_received_message"]
-        if not hooks or not messages:
-            return messages
-        last = messages[-1]
-        if last.get("function_call") or last.get("tool_calls") or not isinstance(last.get("content"), str):
-            return messages
-        if last["content"] == "exit":
-            return messages
-        content = last["content"]
-        for hook in hooks:
-            content = hook(content)
-        if content == last["content"]:
-            return messages
-        return messages[:-1] + [{**last, "content": content}]
-
-    def process_all_messages_before_reply(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Let hooks transform the whole message list before a reply is generated."""
-        for hook in self.hook_lists["process_all_messages_before_reply"]:
-            messages = hook(messages)
-        return messages
-
-    def _process_message_before_send(self, message: Any, recipient: Agent, silent: bool) -> Any:
-        for hook in self.hook_lists["process_message_before_send"]:
-            message = hook(sender=self, message=message, recipient=recipient, silent=silent)
-        return message
 
     # ----------------------------------------------------------------- sending and receiving
     @staticmethod
@@ -642,217 +442,6 @@ class ConversableAgent(ToolRegistryMixin):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, context.run, self.get_human_input, prompt)
 
-    # ----------------------------------------------------------------- chats
-    def _prepare_chat(
-        self, recipient: "ConversableAgent", clear_history: bool, prepare_recipient: bool = True,
-        reply_at_receive: bool = True,
-    ) -> None:
-        self.reset_consecutive_auto_reply_counter(recipient)
-        self.reply_at_receive[recipient] = reply_at_receive
-        if clear_history:
-            self.clear_history(recipient)
-            self._human_input = []
-        if prepare_recipient:
-            recipient._prepare_chat(self, clear_history, False, reply_at_receive)
-
-    def _raise_exception_on_async_reply_functions(self) -> None:
-        found = [
-            entry["reply_func"].__name__ for entry in self._reply_func_list
-            if inspect.iscoroutinefunction(entry["reply_func"]) and not entry["ignore_async_in_sync_chat"]
-        ]
-        if found:
-            raise RuntimeError(
-                "Async reply functions can only be used with ConversableAgent.a_initiate_chat(). The following async "
-                f"reply functions are found: {', '.join(found)}"
-            )
-
-    def _check_chat_arguments(self, recipient: Any, message: Any, max_turns: Any, summary_method: Any,
-                              summary_args: Any) -> None:
-        if not hasattr(recipient, "receive") or not hasattr(recipient, "name"):
-            raise TypeError(f"recipient must be an agent; got {type(recipient).__name__}.")
-        if message is not None and not isinstance(message, (str, dict)) and not callable(message):
-            raise TypeError(f"message must be a str, a dict, a callable or None; got {type(message).__name__}.")
-        if isinstance(message, dict) and not any(k in message for k in ("content", "function_call", "tool_calls")):
-            raise invalid_message_error(message, received=False)
-        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0):
-            raise ValueError(f"max_turns must be a non-negative int or None; got {max_turns!r}.")
-        validate_summary_method(summary_method)
-        if summary_args is not None and not isinstance(summary_args, dict):
-            raise TypeError(f"summary_args must be a dict; got {type(summary_args).__name__}.")
-
-    def _chat_result(self, recipient: "ConversableAgent", summary_method: Any, summary_args: dict, cache: Any,
-                     ) -> ChatResult:
-        summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
-        for agent in (self, recipient):
-            agent.client_cache = agent.previous_cache
-            agent.previous_cache = None
-        from ..oai.usage import gather_usage_summary
-
-        return ChatResult(
-            chat_history=self.chat_messages[recipient],
-            summary=summary,
-            cost=gather_usage_summary([self, recipient]),
-            human_input=self._human_input,
-        )
-
-    def initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
-        summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
-        summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        """Start a chat with ``recipient`` and run it until it ends.
-
-        Args:
-            recipient: the agent to chat with.
-            clear_history: clear the earlier conversation with ``recipient`` first.
-            silent: do not print the messages.
-            cache: a ``Cache`` for model calls made in this chat.
-            max_turns: the most turns (one turn = one message each way); None runs until a termination condition.
-            summary_method: "last_msg" (default), "reflection_with_llm", a callable
-                ``f(sender, recipient, summary_args) -> str``, or None for no summary.
-            summary_args: arguments for the summary method ("summary_prompt", "summary_role", ...).
-            message: the first message: a str, a dict, or ``f(sender, recipient, context) -> str | dict``;
-                None asks the person at the console.
-            **kwargs: ``carryover`` (str or list, appended to the first message as context), ``verbose``, and
-                context passed to a callable ``message``.
-
-        Returns:
-            ChatResult: the history, summary, cost and human input of the chat.
-        """
-        summary_args = dict(summary_args or {})
-        self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
-        for agent in (self, recipient):
-            agent._raise_exception_on_async_reply_functions()
-            agent.previous_cache = agent.client_cache
-            agent.client_cache = cache
-        try:
-            if isinstance(max_turns, int):
-                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                for turn in range(max_turns):
-                    if turn == 0:
-                        first = self._first_message(recipient, message, kwargs)
-                    else:
-                        first = self.generate_reply(messages=self.chat_messages[recipient], sender=recipient)
-                    if first is None:
-                        break
-                    self.send(first, recipient, request_reply=True, silent=silent)
-            else:
-                self._prepare_chat(recipient, clear_history)
-                self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
-        except BaseException:
-            for agent in (self, recipient):
-                agent.client_cache = agent.previous_cache
-            raise
-        return self._chat_result(recipient, summary_method, summary_args, cache)
-
-    async def a_initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
-        summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
-        summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
-        summary_args = dict(summary_args or {})
-        self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
-        for agent in (self, recipient):
-            agent.previous_cache = agent.client_cache
-            agent.client_cache = cache
-        try:
-            if isinstance(max_turns, int):
-                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                for turn in range(max_turns):
-                    if turn == 0:
-                        first = await self._a_first_message(recipient, message, kwargs)
-                    else:
-                        first = await self.a_generate_reply(messages=self.chat_messages[recipient], sender=recipient)
-                    if first is None:
-                        break
-                    await self.a_send(first, recipient, request_reply=True, silent=silent)
-            else:
-                self._prepare_chat(recipient, clear_history)
-                await self.a_send(await self._a_first_message(recipient, message, kwargs), recipient, silent=silent)
-        except BaseException:
-            for agent in (self, recipient):
-                agent.client_cache = agent.previous_cache
-            raise
-        return self._chat_result(recipient, summary_method, summary_args, cache)
-
-    def _first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
-        if callable(message):
-            return message(self, recipient, kwargs)
-        return self.generate_init_message(message, **kwargs)
-
-    async def _a_first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
-        if callable(message):
-            result = message(self, recipient, kwargs)
-            return await result if inspect.isawaitable(result) else result
-        return await self.a_generate_init_message(message, **kwargs)
-
-    def generate_init_message(self, message: Union[dict[str, Any], str, None], **kwargs: Any) -> Union[str, dict]:
-        """The first message of a chat: ``message`` (asked at the console when None) plus any ``carryover``."""
-        if message is None:
-            message = self.get_human_input(">")
-        return append_carryover(message, kwargs.get("carryover"))
-
-    async def a_generate_init_message(self, message: Union[dict[str, Any], str, None], **kwargs: Any) -> Union[str, dict]:
-        """(async) See ``generate_init_message``."""
-        if message is None:
-            message = await self.a_get_human_input(">")
-        return append_carryover(message, kwargs.get("carryover"))
-
-    def _summarize_chat(
-        self, summary_method: Any, summary_args: dict[str, Any], recipient: Optional[Agent] = None, cache: Any = None
-    ) -> str:
-        if summary_method is None:
-            return ""
-        summary_args.setdefault("cache", cache)
-        return summary_callable(summary_method)(self, recipient, summary_args)  # type: ignore[no-any-return]
-
-    def _reflection_with_llm(
-        self, prompt: str, messages: list[dict[str, Any]], llm_agent: Optional[Agent] = None, cache: Any = None,
-        role: Optional[str] = None,
-    ) -> Any:
-        messages = messages + [{"role": role or "system", "content": prompt}]
-        if llm_agent is not None and getattr(llm_agent, "client", None) is not None:
-            llm_client = llm_agent.client  # type: ignore[attr-defined]
-        elif self.client is not None:
-            llm_client = self.client
-        else:
-            raise ValueError(
-                "No OpenAIWrapper client is found: summary_method='reflection_with_llm' needs an llm_config on the "
-                "sender or the recipient."
-            )
-        return self._generate_oai_reply_from_client(llm_client, messages, cache)
-
-    def initiate_chats(self, chat_queue: list[dict[str, Any]]) -> list[ChatResult]:
-        """Run a sequence of chats from this agent, with carryover; see ``autogen_classic.initiate_chats``."""
-        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
-        self._finished_chats = initiate_chats(queue)
-        return self._finished_chats
-
-    async def a_initiate_chats(self, chat_queue: list[dict[str, Any]]) -> dict[int, ChatResult]:
-        """(async) Run chats from this agent, concurrently where prerequisites allow."""
-        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
-        self._finished_chats = await a_initiate_chats(queue)  # type: ignore[assignment]
-        return self._finished_chats  # type: ignore[return-value]
-
-    def get_chat_results(self, chat_index: Optional[int] = None) -> Union[list[ChatResult], ChatResult]:
-        """The results of ``initiate_chats`` (all, or one)."""
-        return self._finished_chats if chat_index is None else self._finished_chats[chat_index]
-
     # ----------------------------------------------------------------- resetting
     def reset(self) -> None:
         """Forget every conversation, counter and usage; restore reply-function configs."""
@@ -929,30 +518,3 @@ class ConversableAgent(ToolRegistryMixin):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
-
-
-def reflection_with_llm_summary(sender: ConversableAgent, recipient: Optional[ConversableAgent], summary_args: dict) -> str:
-    """Ask a model to summarize the chat (``summary_args``: ``summary_prompt``, ``summary_role``)."""
-    prompt = summary_args.get("summary_prompt")
-    prompt = ConversableAgent.DEFAULT_SUMMARY_PROMPT if prompt is None else prompt
-    if not isinstance(prompt, str):
-        raise ValueError("The summary_prompt must be a string.")
-    role = summary_args.get("summary_role")
-    if role and not isinstance(role, str):
-        raise ValueError("The summary_role in summary_arg must be a string.")
-    agent = sender if recipient is None else recipient
-    messages = agent.chat_messages_for_summary(sender) if recipient is not None else []
-    try:
-        from openai import BadRequestError
-    except ImportError:  # pragma: no cover - openai is a core dependency
-        BadRequestError = Exception  # type: ignore[misc,assignment]
-    try:
-        summary = sender._reflection_with_llm(prompt, messages, llm_agent=agent, cache=summary_args.get("cache"),
-                                              role=role)
-    except BadRequestError as e:
-        warnings.warn(f"Cannot extract summary using reflection_with_llm: {e}. Using an empty str as summary.",
-                      UserWarning)
-        return ""
-    if isinstance(summary, dict):
-        return str(summary.get("content") or "")
-    return summary or ""

@@ -1,0 +1,265 @@
+"""Driving a two-agent chat: ``initiate_chat`` and its async twin, first messages, summaries."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from .agent import Agent
+from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable, validate_summary_method
+from .messages import invalid_message_error
+
+if TYPE_CHECKING:
+    from .conversable_agent import ConversableAgent
+
+__all__ = ["ChatDriverMixin", "reflection_with_llm_summary"]
+
+DEFAULT_SUMMARY_METHOD = "last_msg"
+DEFAULT_SUMMARY_PROMPT = "Summarize the takeaway from the conversation. Do not add any introductory phrases."
+
+
+class ChatDriverMixin:
+    """The chat-running methods of ``ConversableAgent``."""
+
+    client: Any
+    client_cache: Any
+    previous_cache: Any
+    _human_input: list[str]
+    _reply_func_list: list[dict[str, Any]]
+    def _prepare_chat(
+        self, recipient: "ConversableAgent", clear_history: bool, prepare_recipient: bool = True,
+        reply_at_receive: bool = True,
+    ) -> None:
+        self.reset_consecutive_auto_reply_counter(recipient)
+        self.reply_at_receive[recipient] = reply_at_receive
+        if clear_history:
+            self.clear_history(recipient)
+            self._human_input = []
+        if prepare_recipient:
+            recipient._prepare_chat(self, clear_history, False, reply_at_receive)
+
+    def _raise_exception_on_async_reply_functions(self) -> None:
+        found = [
+            entry["reply_func"].__name__ for entry in self._reply_func_list
+            if inspect.iscoroutinefunction(entry["reply_func"]) and not entry["ignore_async_in_sync_chat"]
+        ]
+        if found:
+            raise RuntimeError(
+                "Async reply functions can only be used with ConversableAgent.a_initiate_chat(). The following async "
+                f"reply functions are found: {', '.join(found)}"
+            )
+
+    def _check_chat_arguments(self, recipient: Any, message: Any, max_turns: Any, summary_method: Any,
+                              summary_args: Any) -> None:
+        if not hasattr(recipient, "receive") or not hasattr(recipient, "name"):
+            raise TypeError(f"recipient must be an agent; got {type(recipient).__name__}.")
+        if message is not None and not isinstance(message, (str, dict)) and not callable(message):
+            raise TypeError(f"message must be a str, a dict, a callable or None; got {type(message).__name__}.")
+        if isinstance(message, dict) and not any(k in message for k in ("content", "function_call", "tool_calls")):
+            raise invalid_message_error(message, received=False)
+        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0):
+            raise ValueError(f"max_turns must be a non-negative int or None; got {max_turns!r}.")
+        validate_summary_method(summary_method)
+        if summary_args is not None and not isinstance(summary_args, dict):
+            raise TypeError(f"summary_args must be a dict; got {type(summary_args).__name__}.")
+
+    def _chat_result(self, recipient: "ConversableAgent", summary_method: Any, summary_args: dict, cache: Any,
+                     ) -> ChatResult:
+        summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
+        for agent in (self, recipient):
+            agent.client_cache = agent.previous_cache
+            agent.previous_cache = None
+        from ..oai.usage import gather_usage_summary
+
+        return ChatResult(
+            chat_history=self.chat_messages[recipient],
+            summary=summary,
+            cost=gather_usage_summary([self, recipient]),
+            human_input=self._human_input,
+        )
+
+    def initiate_chat(
+        self,
+        recipient: "ConversableAgent",
+        clear_history: bool = True,
+        silent: Optional[bool] = False,
+        cache: Optional[Any] = None,
+        max_turns: Optional[int] = None,
+        summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
+        summary_args: Optional[dict[str, Any]] = {},
+        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """Start a chat with ``recipient`` and run it until it ends.
+
+        Args:
+            recipient: the agent to chat with.
+            clear_history: clear the earlier conversation with ``recipient`` first.
+            silent: do not print the messages.
+            cache: a ``Cache`` for model calls made in this chat.
+            max_turns: the most turns (one turn = one message each way); None runs until a termination condition.
+            summary_method: "last_msg" (default), "reflection_with_llm", a callable
+                ``f(sender, recipient, summary_args) -> str``, or None for no summary.
+            summary_args: arguments for the summary method ("summary_prompt", "summary_role", ...).
+            message: the first message: a str, a dict, or ``f(sender, recipient, context) -> str | dict``;
+                None asks the person at the console.
+            **kwargs: ``carryover`` (str or list, appended to the first message as context), ``verbose``, and
+                context passed to a callable ``message``.
+
+        Returns:
+            ChatResult: the history, summary, cost and human input of the chat.
+        """
+        summary_args = dict(summary_args or {})
+        self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
+        for agent in (self, recipient):
+            agent._raise_exception_on_async_reply_functions()
+            agent.previous_cache = agent.client_cache
+            agent.client_cache = cache
+        try:
+            if isinstance(max_turns, int):
+                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
+                for turn in range(max_turns):
+                    if turn == 0:
+                        first = self._first_message(recipient, message, kwargs)
+                    else:
+                        first = self.generate_reply(messages=self.chat_messages[recipient], sender=recipient)
+                    if first is None:
+                        break
+                    self.send(first, recipient, request_reply=True, silent=silent)
+            else:
+                self._prepare_chat(recipient, clear_history)
+                self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
+        except BaseException:
+            for agent in (self, recipient):
+                agent.client_cache = agent.previous_cache
+            raise
+        return self._chat_result(recipient, summary_method, summary_args, cache)
+
+    async def a_initiate_chat(
+        self,
+        recipient: "ConversableAgent",
+        clear_history: bool = True,
+        silent: Optional[bool] = False,
+        cache: Optional[Any] = None,
+        max_turns: Optional[int] = None,
+        summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
+        summary_args: Optional[dict[str, Any]] = {},
+        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
+        summary_args = dict(summary_args or {})
+        self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
+        for agent in (self, recipient):
+            agent.previous_cache = agent.client_cache
+            agent.client_cache = cache
+        try:
+            if isinstance(max_turns, int):
+                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
+                for turn in range(max_turns):
+                    if turn == 0:
+                        first = await self._a_first_message(recipient, message, kwargs)
+                    else:
+                        first = await self.a_generate_reply(messages=self.chat_messages[recipient], sender=recipient)
+                    if first is None:
+                        break
+                    await self.a_send(first, recipient, request_reply=True, silent=silent)
+            else:
+                self._prepare_chat(recipient, clear_history)
+                await self.a_send(await self._a_first_message(recipient, message, kwargs), recipient, silent=silent)
+        except BaseException:
+            for agent in (self, recipient):
+                agent.client_cache = agent.previous_cache
+            raise
+        return self._chat_result(recipient, summary_method, summary_args, cache)
+
+    def _first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
+        if callable(message):
+            return message(self, recipient, kwargs)
+        return self.generate_init_message(message, **kwargs)
+
+    async def _a_first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
+        if callable(message):
+            result = message(self, recipient, kwargs)
+            return await result if inspect.isawaitable(result) else result
+        return await self.a_generate_init_message(message, **kwargs)
+
+    def generate_init_message(self, message: Union[dict[str, Any], str, None], **kwargs: Any) -> Union[str, dict]:
+        """The first message of a chat: ``message`` (asked at the console when None) plus any ``carryover``."""
+        if message is None:
+            message = self.get_human_input(">")
+        return append_carryover(message, kwargs.get("carryover"))
+
+    async def a_generate_init_message(self, message: Union[dict[str, Any], str, None], **kwargs: Any) -> Union[str, dict]:
+        """(async) See ``generate_init_message``."""
+        if message is None:
+            message = await self.a_get_human_input(">")
+        return append_carryover(message, kwargs.get("carryover"))
+
+    def _summarize_chat(
+        self, summary_method: Any, summary_args: dict[str, Any], recipient: Optional[Agent] = None, cache: Any = None
+    ) -> str:
+        if summary_method is None:
+            return ""
+        summary_args.setdefault("cache", cache)
+        return summary_callable(summary_method)(self, recipient, summary_args)  # type: ignore[no-any-return]
+
+    def _reflection_with_llm(
+        self, prompt: str, messages: list[dict[str, Any]], llm_agent: Optional[Agent] = None, cache: Any = None,
+        role: Optional[str] = None,
+    ) -> Any:
+        messages = messages + [{"role": role or "system", "content": prompt}]
+        if llm_agent is not None and getattr(llm_agent, "client", None) is not None:
+            llm_client = llm_agent.client  # type: ignore[attr-defined]
+        elif self.client is not None:
+            llm_client = self.client
+        else:
+            raise ValueError(
+                "No OpenAIWrapper client is found: summary_method='reflection_with_llm' needs an llm_config on the "
+                "sender or the recipient."
+            )
+        return self._generate_oai_reply_from_client(llm_client, messages, cache)
+
+    def initiate_chats(self, chat_queue: list[dict[str, Any]]) -> list[ChatResult]:
+        """Run a sequence of chats from this agent, with carryover; see ``autogen_classic.initiate_chats``."""
+        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
+        self._finished_chats = initiate_chats(queue)
+        return self._finished_chats
+
+    async def a_initiate_chats(self, chat_queue: list[dict[str, Any]]) -> dict[int, ChatResult]:
+        """(async) Run chats from this agent, concurrently where prerequisites allow."""
+        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
+        self._finished_chats = await a_initiate_chats(queue)  # type: ignore[assignment]
+        return self._finished_chats  # type: ignore[return-value]
+
+    def get_chat_results(self, chat_index: Optional[int] = None) -> Union[list[ChatResult], ChatResult]:
+        """The results of ``initiate_chats`` (all, or one)."""
+        return self._finished_chats if chat_index is None else self._finished_chats[chat_index]
+
+
+def reflection_with_llm_summary(sender: ConversableAgent, recipient: Optional[ConversableAgent], summary_args: dict) -> str:
+    """Ask a model to summarize the chat (``summary_args``: ``summary_prompt``, ``summary_role``)."""
+    prompt = summary_args.get("summary_prompt")
+    prompt = DEFAULT_SUMMARY_PROMPT if prompt is None else prompt
+    if not isinstance(prompt, str):
+        raise ValueError("The summary_prompt must be a string.")
+    role = summary_args.get("summary_role")
+    if role and not isinstance(role, str):
+        raise ValueError("The summary_role in summary_arg must be a string.")
+    agent = sender if recipient is None else recipient
+    messages = agent.chat_messages_for_summary(sender) if recipient is not None else []
+    try:
+        from openai import BadRequestError
+    except ImportError:  # pragma: no cover - openai is a core dependency
+        BadRequestError = Exception  # type: ignore[misc,assignment]
+    try:
+        summary = sender._reflection_with_llm(prompt, messages, llm_agent=agent, cache=summary_args.get("cache"),
+                                              role=role)
+    except BadRequestError as e:
+        warnings.warn(f"Cannot extract summary using reflection_with_llm: {e}. Using an empty str as summary.",
+                      UserWarning)
+        return ""
+    if isinstance(summary, dict):
+        return str(summary.get("content") or "")
+    return summary or ""
