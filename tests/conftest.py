@@ -32,3 +32,13 @@ def console() -> Iterator[ScriptedIOStream]:
     stream = ScriptedIOStream()
     with IOStream.set_default(stream):
         yield stream
+
+
+@pytest.fixture(autouse=True)
+def _fresh_colour_decision() -> Iterator[None]:
+    """termcolor caches whether to colour; tests that set FORCE_COLOR/NO_COLOR need a fresh decision."""
+    from termcolor.termcolor import can_colorize
+
+    can_colorize.cache_clear()
+    yield
+    can_colorize.cache_clear()

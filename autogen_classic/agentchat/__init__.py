@@ -4,6 +4,8 @@ from .agent import Agent, LLMAgent
 from .assistant_agent import AssistantAgent
 from .chat import ChatResult, a_initiate_chats, initiate_chats
 from .conversable_agent import ConversableAgent
+from .groupchat import GroupChat
+from .groupchat_manager import GroupChatManager
 from .tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
 
@@ -12,6 +14,8 @@ __all__ = [
     "AssistantAgent",
     "ChatResult",
     "ConversableAgent",
+    "GroupChat",
+    "GroupChatManager",
     "LLMAgent",
     "UserProxyAgent",
     "a_initiate_chats",

@@ -6,7 +6,8 @@ import copy
 import logging
 import re
 import threading
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..io.base import IOStream
 
@@ -23,11 +24,11 @@ __all__ = [
 
 logger = logging.getLogger("autogen_classic.oai")
 
-Price = Tuple[float, float]
+Price = tuple[float, float]
 
 # USD per 1000 tokens as (prompt, completion); from the providers' public price pages.
 # A single number means the same price for prompt and completion tokens.
-OAI_PRICE1K: Dict[str, Union[float, Price]] = {
+OAI_PRICE1K: dict[str, float | Price] = {
     # reasoning models
     "o1": (0.015, 0.06),
     "o1-2024-12-17": (0.015, 0.06),
@@ -90,7 +91,7 @@ _warned_models: set[str] = set()
 _warned_lock = threading.Lock()
 
 
-def normalize_price(price: Union[None, float, Sequence[float]]) -> Optional[Price]:
+def normalize_price(price: None | float | Sequence[float]) -> Price | None:
     """Turn a ``price`` setting (one number or [prompt, completion] per 1K tokens) into a pair."""
     if price is None:
         return None
@@ -98,12 +99,10 @@ def normalize_price(price: Union[None, float, Sequence[float]]) -> Optional[Pric
         return (float(price), float(price))
     if isinstance(price, (list, tuple)) and len(price) == 2:
         return (float(price[0]), float(price[1]))
-    raise ValueError(
-        "price must be [prompt_price_per_1k_tokens, completion_price_per_1k_tokens], e.g. [0.0025, 0.01]"
-    )
+    raise ValueError("price must be [prompt_price_per_1k_tokens, completion_price_per_1k_tokens], e.g. [0.0025, 0.01]")
 
 
-def lookup_price(model: Optional[str]) -> Optional[Price]:
+def lookup_price(model: str | None) -> Price | None:
     """Return the (prompt, completion) price per 1K tokens of a well-known model, or None.
 
     A dated snapshot that is not listed (``gpt-4o-2025-01-01``) is priced like its base model.
@@ -120,7 +119,7 @@ def lookup_price(model: Optional[str]) -> Optional[Price]:
 
 
 def cost_for_tokens(
-    model: Optional[str], prompt_tokens: Optional[int], completion_tokens: Optional[int], price: Optional[Price] = None
+    model: str | None, prompt_tokens: int | None, completion_tokens: int | None, price: Price | None = None
 ) -> float:
     """Return the USD cost of a call.
 
@@ -139,7 +138,7 @@ def cost_for_tokens(
             _warned_models.add(name)
         if first:  # once per model: a local model would otherwise warn on every call
             logger.warning(
-                'Model %s is not found. The cost will be 0. In your config_list, add field '
+                "Model %s is not found. The cost will be 0. In your config_list, add field "
                 '{"price" : [prompt_price_per_1k, completion_token_price_per_1k]} for customized pricing.',
                 name,
             )
@@ -150,7 +149,7 @@ def cost_for_tokens(
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens", "cost", "model")
 
 
-def update_usage_summary(summary: Optional[Dict[str, Any]], usage: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def update_usage_summary(summary: dict[str, Any] | None, usage: dict[str, Any] | None) -> dict[str, Any] | None:
     """Add one call's usage (``get_usage`` dict) to a summary and return the summary.
 
     The summary has the classic shape ``{"total_cost": float, "<model>": {"cost",
@@ -162,7 +161,9 @@ def update_usage_summary(summary: Optional[Dict[str, Any]], usage: Optional[Dict
     cost = usage["cost"] or 0
     summary = {"total_cost": 0} if summary is None else summary
     summary["total_cost"] += cost
-    entry = summary.setdefault(usage["model"], {"cost": 0, "prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+    entry = summary.setdefault(
+        usage["model"], {"cost": 0, "prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    )
     entry["cost"] += cost
     entry["prompt_tokens"] += usage["prompt_tokens"] or 0
     entry["completion_tokens"] += usage["completion_tokens"] or 0
@@ -170,7 +171,7 @@ def update_usage_summary(summary: Optional[Dict[str, Any]], usage: Optional[Dict
     return summary
 
 
-def _summary_block(summary: Optional[Dict[str, Any]], usage_type: str) -> List[str]:
+def _summary_block(summary: dict[str, Any] | None, usage_type: str) -> list[str]:
     models = {k: v for k, v in (summary or {}).items() if k != "total_cost"}
     if not models:
         return ["No actual cost incurred (all completions are using cache)."]
@@ -184,7 +185,7 @@ def _summary_block(summary: Optional[Dict[str, Any]], usage_type: str) -> List[s
     return lines
 
 
-def _mode_name(mode: Union[str, Iterable[str]]) -> str:
+def _mode_name(mode: str | Iterable[str]) -> str:
     error = f'Invalid mode: {mode!r}, choose from "actual", "total", ["actual", "total"]'
     if isinstance(mode, str):
         if mode not in ("actual", "total", "both"):
@@ -197,8 +198,8 @@ def _mode_name(mode: Union[str, Iterable[str]]) -> str:
 
 
 def usage_summary_lines(
-    actual: Optional[Dict[str, Any]], total: Optional[Dict[str, Any]], mode: Union[str, Iterable[str]] = ("actual", "total")
-) -> List[str]:
+    actual: dict[str, Any] | None, total: dict[str, Any] | None, mode: str | Iterable[str] = ("actual", "total")
+) -> list[str]:
     """Return the lines ``print_usage_summary`` prints.
 
     Args:
@@ -225,7 +226,7 @@ def usage_summary_lines(
 
 
 def print_usage_summary(
-    actual: Optional[Dict[str, Any]], total: Optional[Dict[str, Any]], mode: Union[str, Iterable[str]] = ("actual", "total")
+    actual: dict[str, Any] | None, total: dict[str, Any] | None, mode: str | Iterable[str] = ("actual", "total")
 ) -> None:
     """Print a usage summary through the default ``IOStream`` (see ``usage_summary_lines``)."""
     lines = usage_summary_lines(actual, total, mode)
@@ -234,7 +235,7 @@ def print_usage_summary(
         stream.print(line, flush=True)
 
 
-def _add_into(target: Dict[str, Any], summary: Optional[Dict[str, Any]]) -> None:
+def _add_into(target: dict[str, Any], summary: dict[str, Any] | None) -> None:
     if not summary:
         return
     target["total_cost"] += summary.get("total_cost", 0)
@@ -248,24 +249,27 @@ def _add_into(target: Dict[str, Any], summary: Optional[Dict[str, Any]]) -> None
             target[model][key] = target[model].get(key, 0) + data.get(key, 0)
 
 
-def gather_usage_summary(agents: Iterable[Any]) -> Dict[str, Dict[str, Any]]:
+def gather_usage_summary(agents: Iterable[Any]) -> dict[str, dict[str, Any]]:
     """Sum the usage of the agents' model clients.
 
     Args:
-        agents: agents (anything with a ``client`` attribute holding an ``OpenAIWrapper``, or None).
+        agents: agents (anything with a ``client`` attribute holding an ``OpenAIWrapper``, or None, and
+            optionally a ``usage_clients`` iterable of more clients, e.g. a group chat manager's).
 
     Returns:
         ``{"usage_including_cached_inference": {...}, "usage_excluding_cached_inference": {...}}``,
         each ``{"total_cost": 0}`` when no agent made a call.
     """
-    including: Dict[str, Any] = {"total_cost": 0}
-    excluding: Dict[str, Any] = {"total_cost": 0}
+    including: dict[str, Any] = {"total_cost": 0}
+    excluding: dict[str, Any] = {"total_cost": 0}
     seen: set[int] = set()
     for agent in agents:
-        client = getattr(agent, "client", None)
-        if client is None or id(client) in seen:
-            continue  # an agent listed twice is counted once
-        seen.add(id(client))
-        _add_into(including, getattr(client, "total_usage_summary", None))
-        _add_into(excluding, getattr(client, "actual_usage_summary", None))
+        # ``usage_clients``: further clients working for the agent (e.g. a group chat's speaker selection).
+        clients = [getattr(agent, "client", None), *(getattr(agent, "usage_clients", None) or ())]
+        for client in clients:
+            if client is None or id(client) in seen:
+                continue  # a client reached twice is counted once
+            seen.add(id(client))
+            _add_into(including, getattr(client, "total_usage_summary", None))
+            _add_into(excluding, getattr(client, "actual_usage_summary", None))
     return {"usage_including_cached_inference": including, "usage_excluding_cached_inference": excluding}

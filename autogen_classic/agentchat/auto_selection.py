@@ -1,0 +1,371 @@
+"""The "auto" speaker-selection method: a model names the next speaker in a nested two-agent chat.
+
+A ``checking_agent`` sends the selection prompt to a ``speaker_selection_agent`` (the model, whose
+system message lists the roles and whose history is the group's conversation). The checking agent
+counts the agent names in each answer: exactly one name selects that agent; several names or none
+trigger a follow-up prompt (``select_speaker_auto_multiple_template`` /
+``select_speaker_auto_none_template``), up to ``max_retries_for_selecting_speaker`` times. When no
+single agent was named, the next candidate after the last speaker (in group order) speaks.
+
+Both agents, and so the model client, are built once per group chat and reused for every
+selection; they are rebuilt only when the selector's model configuration changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from termcolor import colored
+
+from ..coding.utils import content_str
+from ..io import IOStream
+from .conversable_agent import ConversableAgent
+from .selection_trace import SelectionAttempt, SelectionRecord
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .groupchat import GroupChat
+
+__all__ = ["SpeakerSelectorChat", "effective_llm_config", "mentioned_agents", "selector_chat_for", "warn_no_model"]
+
+CHECKING_AGENT_NAME = "checking_agent"
+SELECTION_AGENT_NAME = "speaker_selection_agent"
+
+
+# ----------------------------------------------------------------- name matching
+def _name_pattern(name: str) -> re.Pattern[str]:
+    # Word boundaries are "a non-word character or the padded edge"; every variant is escaped,
+    # so names with regex-special characters ("c++", "a.b") match literally.
+    variants = dict.fromkeys([name, name.replace("_", " "), name.replace("_", r"\_")])
+    alternatives = "|".join(re.escape(v) for v in variants)
+    return re.compile(r"(?<=\W)(" + alternatives + r")(?=\W)")
+
+
+def mentioned_agents(message_content: str | list[Any] | dict[str, Any] | None, agents: list[Agent]) -> dict[str, int]:
+    """Count how many times each agent is mentioned in a text.
+
+    Names match case-sensitively and as whole words; an underscore in a name also matches a space
+    ("Story_writer" matches "Story writer") or an escaped underscore ("Story\\_writer").
+
+    Args:
+        message_content: a string, a multimodal content list, or a message dict (its "content" is used).
+        agents: the agents whose names are searched for.
+
+    Returns:
+        Dict: agent name -> number of mentions, for the agents mentioned at least once (in ``agents`` order).
+    """
+    if isinstance(message_content, dict):
+        message_content = message_content.get("content")
+    text = f" {content_str(message_content)} "  # padding lets names at the edges match
+    mentions: dict[str, int] = {}
+    for agent in agents:
+        count = len(_name_pattern(agent.name).findall(text))
+        if count > 0:
+            mentions[agent.name] = count
+    return mentions
+
+
+# ----------------------------------------------------------------- model configuration
+def effective_llm_config(groupchat: GroupChat, selector: Any | None) -> dict[str, Any] | None:
+    """Return the model configuration of the "auto" selector, or None when no model is configured.
+
+    ``select_speaker_auto_llm_config`` wins; otherwise the selector's (the manager's) ``llm_config``.
+    """
+    config = groupchat.select_speaker_auto_llm_config or getattr(selector, "llm_config", None)
+    return config if isinstance(config, dict) and config else None
+
+
+def warn_no_model(groupchat: GroupChat) -> None:
+    """Warn (once per group chat) that "auto" selection has no model and falls back to round robin."""
+    if groupchat._warned_no_model:
+        return
+    groupchat._warned_no_model = True
+    warnings.warn(
+        "GroupChat speaker_selection_method is 'auto' but no model is configured for it (set "
+        "select_speaker_auto_llm_config or give the GroupChatManager an llm_config); the next speaker is "
+        "chosen in round robin order among the candidates.",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+def _register_client_from_config(groupchat: GroupChat, agent: ConversableAgent, config: dict[str, Any]) -> None:
+    wanted = config.get("model_client_cls")
+    if not wanted:
+        return
+    classes = groupchat.select_speaker_auto_model_client_cls
+    if not classes:
+        raise ValueError(
+            "A custom model was detected in the config but no 'model_client_cls' "
+            "was supplied for registration in GroupChat."
+        )
+    if isinstance(classes, list):
+        matching = list(dict.fromkeys(cls for cls in classes if cls.__name__ == wanted))
+        if len(matching) > 1:
+            raise RuntimeError(f"More than one unique 'model_client_cls' with __name__ '{wanted}'.")
+        if not matching:
+            raise ValueError(
+                "No model's __name__ matches the model client class "
+                f"'{wanted}' specified in select_speaker_auto_llm_config."
+            )
+        agent.register_model_client(matching[0])
+    else:
+        agent.register_model_client(classes)
+
+
+def _register_custom_model_clients(groupchat: GroupChat, agent: ConversableAgent, config: dict[str, Any]) -> None:
+    # The effective config (the group's or the manager's): either may name a custom client class.
+    for entry in config.get("config_list", [config]):
+        _register_client_from_config(groupchat, agent, entry)
+
+
+# ----------------------------------------------------------------- one selection
+@dataclass
+class _Session:
+    """The state of one selection, read by the checking agent's reply function."""
+
+    groupchat: GroupChat
+    agents: list[Agent]
+    record: SelectionRecord
+    max_attempts: int
+    prompt_role: str
+    attempt: int = 0
+    chosen: Agent | None = None
+    mentions: dict[str, int] = field(default_factory=dict)
+
+
+def _print_attempt(outcome: str, attempt: int, total: int, mentions: dict[str, int]) -> None:
+    out = IOStream.get_default()
+    if outcome == "selected":
+        name = next(iter(mentions))
+        text = f">>>>>>>> Select speaker attempt {attempt} of {total} successfully selected: {name}"
+        out.print(colored(text, "green"), flush=True)
+    elif outcome == "multiple":
+        out.print(colored(f">>>>>>>> Select speaker attempt {attempt} of {total} failed as it included multiple agent "
+                          "names.", "red"), flush=True)
+    else:
+        out.print(colored(f">>>>>>>> Select speaker attempt #{attempt} failed as it did not include any agent names.",
+                          "red"), flush=True)
+
+
+class SpeakerSelectorChat:
+    """The nested chat of "auto" selection: a checking agent and a model-backed speaker selection agent.
+
+    Args:
+        groupchat: the group chat it selects for.
+        llm_config: the model configuration of the speaker selection agent.
+    """
+
+    def __init__(self, groupchat: GroupChat, llm_config: dict[str, Any]) -> None:
+        # A deep snapshot: edits to the group's (or manager's) config, even nested ones, trigger a rebuild.
+        self.llm_config_snapshot = copy.deepcopy(llm_config)
+        self.model_client_cls = groupchat.select_speaker_auto_model_client_cls
+        self.checking_agent = ConversableAgent(CHECKING_AGENT_NAME, llm_config=False, human_input_mode="NEVER")
+        self.checking_agent.register_reply(
+            [ConversableAgent, None], reply_func=self._validate_speaker_name, remove_other_reply_funcs=True
+        )
+        self.speaker_selection_agent = ConversableAgent(
+            SELECTION_AGENT_NAME, system_message="", llm_config=llm_config, human_input_mode="NEVER"
+        )
+        _register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
+        self._transforms: Any = None
+        self._session: _Session | None = None
+
+    @property
+    def client(self) -> Any:
+        """The ``OpenAIWrapper`` that makes the selection calls."""
+        return self.speaker_selection_agent.client
+
+    def matches(self, groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+        """Whether this chat was built for ``llm_config`` and the group's current model client classes."""
+        return llm_config == self.llm_config_snapshot and (
+            groupchat.select_speaker_auto_model_client_cls is self.model_client_cls
+        )
+
+    # ------------------------------------------------------------- running
+    def _begin(
+        self, groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent], record: SelectionRecord
+    ) -> dict[str, Any]:
+        """Load the conversation into the nested chat and return its first message."""
+        role = groupchat.role_for_select_speaker_messages or "system"
+        prompt = groupchat.select_speaker_prompt(agents)
+        if prompt is not None:
+            start: dict[str, Any] = {"content": prompt, "name": CHECKING_AGENT_NAME, "override_role": role}
+        elif messages:
+            # Without a closing prompt the last group message opens the chat (sent once, not duplicated).
+            start = messages.pop()
+            role = start.get("role") or "user"
+        else:
+            start = {
+                "content": groupchat.select_speaker_msg(agents), "name": CHECKING_AGENT_NAME, "override_role": role
+            }
+        selector = self.speaker_selection_agent
+        selector.update_system_message(groupchat.select_speaker_msg(agents))
+        selector._oai_messages.clear()
+        selector._oai_messages[self.checking_agent] = messages
+        self.checking_agent.clear_history()
+        self._attach_transforms(groupchat.select_speaker_transform_messages)
+        self._session = _Session(groupchat, agents, record, 1 + groupchat.max_retries_for_selecting_speaker, role)
+        return start
+
+    def _attach_transforms(self, transforms: Any) -> None:
+        if transforms is self._transforms:
+            return
+        hooks = self.speaker_selection_agent.hook_lists["process_all_messages_before_reply"]
+        if self._transforms is not None:
+            hooks[:] = [h for h in hooks if getattr(h, "__self__", None) is not self._transforms]
+        if transforms is not None:
+            transforms.add_to_agent(self.speaker_selection_agent)
+        self._transforms = transforms
+
+    def _chat_kwargs(self, groupchat: GroupChat, start: dict[str, Any]) -> dict[str, Any]:
+        assert self._session is not None
+        return {
+            "cache": None,  # selections are never answered from a cache
+            "message": start,
+            "max_turns": 2 * max(1, self._session.max_attempts),
+            "clear_history": False,
+            "silent": not groupchat.select_speaker_auto_verbose,
+            "summary_method": None,
+        }
+
+    def run(
+        self, groupchat: GroupChat, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
+        record: SelectionRecord,
+    ) -> Agent:
+        """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
+        start = self._begin(groupchat, messages, agents, record)
+        before = _usage_totals(self.client)
+        try:
+            self.checking_agent.initiate_chat(self.speaker_selection_agent, **self._chat_kwargs(groupchat, start))
+        except BaseException:
+            self._end_session()
+            raise
+        finally:
+            record.usage = _usage_delta(before, _usage_totals(self.client))
+        return self._finish(groupchat, last_speaker)
+
+    async def a_run(
+        self, groupchat: GroupChat, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
+        record: SelectionRecord,
+    ) -> Agent:
+        """(async) Run one selection; see :meth:`run`."""
+        start = self._begin(groupchat, messages, agents, record)
+        before = _usage_totals(self.client)
+        try:
+            await self.checking_agent.a_initiate_chat(
+                self.speaker_selection_agent, **self._chat_kwargs(groupchat, start)
+            )
+        except BaseException:
+            self._end_session()
+            raise
+        finally:
+            record.usage = _usage_delta(before, _usage_totals(self.client))
+        return self._finish(groupchat, last_speaker)
+
+    def _end_session(self) -> _Session | None:
+        session, self._session = self._session, None
+        # Drop the nested conversation so it does not pin the group's history until the next selection.
+        self.speaker_selection_agent._oai_messages.clear()
+        self.checking_agent.clear_history()
+        return session
+
+    def _finish(self, groupchat: GroupChat, last_speaker: Agent) -> Agent:
+        session = self._end_session()
+        assert session is not None
+        record = session.record
+        if session.chosen is not None:
+            record.reason = (
+                f"auto: the model named {session.chosen.name} "
+                f"(attempt {session.attempt} of {session.max_attempts})"
+            )
+            return session.chosen
+        fallback = groupchat.next_agent(last_speaker, session.agents)
+        record.reason = (
+            f"auto: no single agent named in {session.attempt} attempt(s); "
+            f"falling back to the next candidate after {getattr(last_speaker, 'name', None)}: {fallback.name}"
+        )
+        return fallback
+
+    def _validate_speaker_name(
+        self, recipient: ConversableAgent, messages: list[dict[str, Any]], sender: Any, config: Any
+    ) -> tuple[bool, str | dict[str, Any] | None]:
+        """Reply function of the checking agent: judge the model's last answer."""
+        session = self._session
+        if session is None:  # not inside a selection: say nothing, which ends the nested chat
+            return True, None
+        groupchat = session.groupchat
+        session.attempt += 1
+        attempts_left = session.max_attempts - session.attempt
+        content = messages[-1].get("content") if messages else None
+        text = content_str(content).strip() if isinstance(content, (str, list)) else ""
+        mentions = mentioned_agents(text, session.agents) if text else {}
+        if not text:
+            outcome = "invalid"
+        elif len(mentions) == 1:
+            outcome = "selected"
+        elif mentions:
+            outcome = "multiple"
+        else:
+            outcome = "none"
+        attempt = SelectionAttempt(session.prompt_role, text, mentions, outcome)  # type: ignore[arg-type]
+        session.record.attempts.append(attempt)
+        if groupchat.select_speaker_auto_verbose:
+            _print_attempt(outcome, session.attempt, session.max_attempts, mentions)
+
+        if outcome == "selected":
+            session.chosen = groupchat.agent_by_name(next(iter(mentions)))
+            return True, None
+        if attempts_left <= 0:
+            return True, None
+        template = (
+            groupchat.select_speaker_auto_multiple_template if outcome == "multiple"
+            else groupchat.select_speaker_auto_none_template
+        )
+        role = groupchat.role_for_select_speaker_messages or "system"
+        session.prompt_role = role
+        return True, {
+            "content": template.format(agentlist=f"{[agent.name for agent in session.agents]}"),
+            "name": CHECKING_AGENT_NAME,
+            "override_role": role,
+        }
+
+
+def selector_chat_for(groupchat: GroupChat, selector: Any | None) -> SpeakerSelectorChat | None:
+    """Return the group's nested selector chat for the current model configuration (None without a model).
+
+    The chat is cached on the group chat and rebuilt only when the configuration changes.
+    """
+    config = effective_llm_config(groupchat, selector)
+    if config is None:
+        return None
+    cached = groupchat._selector_chat
+    if cached is None or not cached.matches(groupchat, config):
+        cached = SpeakerSelectorChat(groupchat, config)
+        groupchat._selector_chat = cached
+    return cached
+
+
+# ----------------------------------------------------------------- usage of the selection calls
+def _usage_totals(client: Any) -> dict[str, float]:
+    summary = getattr(client, "total_usage_summary", None) or {}
+    totals = {"prompt_tokens": 0.0, "completion_tokens": 0.0, "total_tokens": 0.0, "cost": 0.0}
+    for model, entry in summary.items():
+        if model == "total_cost" or not isinstance(entry, dict):
+            continue
+        for key in totals:
+            totals[key] += entry.get(key, 0) or 0
+    return totals
+
+
+def _usage_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    delta: dict[str, Any] = {key: after[key] - before[key] for key in after}
+    if not any(delta.values()):
+        return {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        delta[key] = int(delta[key])
+    return delta

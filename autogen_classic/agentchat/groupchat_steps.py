@@ -1,0 +1,100 @@
+"""The I/O steps of a group chat, and the sync and async drivers that run them.
+
+A group chat round is written once, as a generator that yields the steps that may
+block (send a message, select a speaker, ask for a reply) and receives their
+results. ``run_steps`` performs each step with the sync agent API and
+``a_run_steps`` with the async one, so the sync and async chats cannot drift
+apart. An exception raised by a step (e.g. ``KeyboardInterrupt`` or
+``NoEligibleSpeaker``) is thrown back into the generator at the ``yield`` that
+asked for it, where the round decides what it means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generator, Optional, TypeVar, Union
+
+__all__ = ["GenerateReply", "SelectSpeaker", "Send", "Step", "a_run_steps", "run_steps"]
+
+T = TypeVar("T")
+
+
+@dataclass
+class Send:
+    """``sender`` sends ``message`` to ``recipient`` (no reply requested unless ``request_reply``)."""
+
+    sender: Any
+    message: Union[str, dict[str, Any]]
+    recipient: Any
+    silent: Optional[bool] = True
+    request_reply: Optional[bool] = False
+
+    def run(self) -> None:
+        self.sender.send(self.message, self.recipient, request_reply=self.request_reply, silent=self.silent)
+
+    async def a_run(self) -> None:
+        await self.sender.a_send(self.message, self.recipient, request_reply=self.request_reply, silent=self.silent)
+
+
+@dataclass
+class SelectSpeaker:
+    """Ask the group chat for the speaker after ``last_speaker``; ``selector`` is the managing agent."""
+
+    groupchat: Any
+    last_speaker: Any
+    selector: Any
+
+    def run(self) -> Any:
+        return self.groupchat.select_speaker(self.last_speaker, self.selector)
+
+    async def a_run(self) -> Any:
+        return await self.groupchat.a_select_speaker(self.last_speaker, self.selector)
+
+
+@dataclass
+class GenerateReply:
+    """Ask ``agent`` for its reply to ``sender`` (from its stored conversation with ``sender``)."""
+
+    agent: Any
+    sender: Any
+
+    def run(self) -> Any:
+        return self.agent.generate_reply(sender=self.sender)
+
+    async def a_run(self) -> Any:
+        return await self.agent.a_generate_reply(sender=self.sender)
+
+
+Step = Union[Send, SelectSpeaker, GenerateReply]
+
+
+def run_steps(steps: Generator[Step, Any, T]) -> T:
+    """Run a generator of steps with the sync agent API and return its result."""
+    result: Any = None
+    error: Optional[BaseException] = None
+    while True:
+        try:
+            step = steps.send(result) if error is None else steps.throw(error)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        result, error = None, None
+        try:
+            result = step.run()
+        except BaseException as e:  # noqa: BLE001 - handed to the round, which re-raises what it does not handle
+            error = e
+
+
+async def a_run_steps(steps: Generator[Step, Any, T]) -> T:
+    """Run a generator of steps with the async agent API and return its result."""
+    result: Any = None
+    error: Optional[BaseException] = None
+    while True:
+        try:
+            step = steps.send(result) if error is None else steps.throw(error)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        result, error = None, None
+        try:
+            result = await step.a_run()
+        except BaseException as e:  # noqa: BLE001 - see run_steps
+            error = e

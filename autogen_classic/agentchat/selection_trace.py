@@ -1,0 +1,151 @@
+"""The selection trace: a structured record of every speaker-selection decision of a group chat.
+
+Each call of ``GroupChat.select_speaker`` / ``a_select_speaker`` appends one :class:`SelectionRecord`
+to ``groupchat.selection_log``. A record tells which method ran, which candidates were left after
+each filter (:class:`FilterStep`), every question put to the model or the person at the keyboard
+(:class:`SelectionAttempt`), who was chosen and why. Records are plain data: ``to_dict()`` and
+:func:`selection_log_to_json` / :func:`selection_log_from_json` turn a log into JSON and back.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "FilterStep",
+    "Outcome",
+    "SelectionAttempt",
+    "SelectionRecord",
+    "selection_log_from_json",
+    "selection_log_to_json",
+]
+
+Outcome = Literal["selected", "multiple", "none", "invalid"]
+_OUTCOMES = ("selected", "multiple", "none", "invalid")
+
+
+@dataclass
+class FilterStep:
+    """The candidates left after one step of the candidate pipeline.
+
+    Args:
+        name: the step: "all", "function_call_filter", "repeat_rule", "transition_graph" or
+            "policy:<PolicyName>".
+        candidates: the names of the agents still eligible after the step, in group order.
+    """
+
+    name: str
+    candidates: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FilterStep:
+        """Build a step from the dict made by ``asdict`` / ``SelectionRecord.to_dict``."""
+        return cls(name=str(data["name"]), candidates=[str(n) for n in data.get("candidates", [])])
+
+
+@dataclass
+class SelectionAttempt:
+    """One question put to the speaker selector and its answer.
+
+    Args:
+        prompt_role: the role of the prompt that asked the question ("system"/"user" for the
+            model in ``auto`` mode, "human" for the console in ``manual`` mode).
+        answer: the raw answer (model text or typed input; "<EOF>" / "<KeyboardInterrupt>" when the
+            console was closed or interrupted).
+        mentions: agent name -> number of mentions found in the answer (auto mode).
+        outcome: "selected" (exactly one agent), "multiple" (several names), "none" (no name, or an
+            empty/closed input) or "invalid" (no usable text, or an out-of-range number).
+    """
+
+    prompt_role: str
+    answer: str
+    mentions: dict[str, int] = field(default_factory=dict)
+    outcome: Outcome = "none"
+
+    def __post_init__(self) -> None:
+        if self.outcome not in _OUTCOMES:
+            raise ValueError(f"outcome must be one of {list(_OUTCOMES)}, got {self.outcome!r}.")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SelectionAttempt:
+        """Build an attempt from its dict form."""
+        return cls(
+            prompt_role=str(data["prompt_role"]),
+            answer=str(data.get("answer", "")),
+            mentions={str(k): int(v) for k, v in (data.get("mentions") or {}).items()},
+            outcome=data.get("outcome", "none"),
+        )
+
+
+@dataclass
+class SelectionRecord:
+    """One speaker-selection decision.
+
+    Args:
+        round: the index of the decision since the group chat was last reset (0 for the first).
+        method: the method that chose: "auto", "manual", "random", "round_robin", or "callable"
+            when a custom function returned an agent (or None).
+        last_speaker: the name of the previous speaker (None if unknown).
+        steps: the candidates after each filter, in pipeline order.
+        attempts: the questions asked (model calls in auto mode, prompts in manual mode).
+        chosen: the name of the selected agent; None when no one may speak (the chat ends).
+        reason: why this agent was chosen, or why the chat ends.
+        usage: token usage and cost of the model calls made for this decision
+            (``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``cost``); empty without calls.
+    """
+
+    round: int
+    method: str
+    last_speaker: str | None
+    steps: list[FilterStep] = field(default_factory=list)
+    attempts: list[SelectionAttempt] = field(default_factory=list)
+    chosen: str | None = None
+    reason: str = ""
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    def add_step(self, name: str, agents: Iterable[Any]) -> None:
+        """Record the candidates (agents or names) left after the step ``name``."""
+        self.steps.append(FilterStep(name, [a if isinstance(a, str) else a.name for a in agents]))
+
+    def candidates(self) -> list[str]:
+        """The names of the candidates after the last recorded step ([] before any step)."""
+        return list(self.steps[-1].candidates) if self.steps else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as plain JSON-ready data."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SelectionRecord:
+        """Build a record from the dict made by :meth:`to_dict`."""
+        return cls(
+            round=int(data["round"]),
+            method=str(data["method"]),
+            last_speaker=data.get("last_speaker"),
+            steps=[FilterStep.from_dict(s) for s in data.get("steps", [])],
+            attempts=[SelectionAttempt.from_dict(a) for a in data.get("attempts", [])],
+            chosen=data.get("chosen"),
+            reason=str(data.get("reason", "")),
+            usage=dict(data.get("usage") or {}),
+        )
+
+
+def selection_log_to_json(log: Iterable[SelectionRecord], indent: int | None = None) -> str:
+    """Serialise a selection log (e.g. ``groupchat.selection_log``) to a JSON array."""
+    return json.dumps([record.to_dict() for record in log], indent=indent)
+
+
+def selection_log_from_json(text: str) -> list[SelectionRecord]:
+    """Read a selection log written by :func:`selection_log_to_json`.
+
+    Raises:
+        ValueError: if ``text`` is not a JSON array of records.
+    """
+    data = json.loads(text)
+    if not isinstance(data, list):
+        message = f"text must hold a JSON array of selection records, got {type(data).__name__}."
+        raise ValueError(message)  # noqa: TRY004
+    return [SelectionRecord.from_dict(item) for item in data]
