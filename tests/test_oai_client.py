@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from types import SimpleNamespace
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
@@ -33,6 +33,9 @@ def test_create_returns_completion_with_classic_attributes(scripted_server: Scri
     assert response.choices[0].message.content == "4"
     assert (response.config_id, response.pass_filter, response.cost) == (0, True, 0)
     assert client.extract_text_or_completion_object(response) == ["4"]
+    dumped = response.model_dump(mode="json")  # still serialisable, with the classic extras
+    assert (dumped["cost"], dumped["config_id"], dumped["pass_filter"]) == (0, 0, True)
+    assert "message_retrieval_function" not in dumped
     assert OpenAIWrapper.extract_text_or_completion_object(response) == ["4"]
     assert scripted_server.requests == [
         {"model": "scripted-model", "messages": USER, "temperature": 0, "max_tokens": 50}
@@ -41,21 +44,27 @@ def test_create_returns_completion_with_classic_attributes(scripted_server: Scri
     assert scripted_server.request_headers[0]["authorization"] == "Bearer sk-scripted-test"
 
 
-def test_request_settings_pass_through_and_config_wins_over_create_kwargs(scripted_server: ScriptedOpenAIServer) -> None:
+def test_request_settings_pass_through_and_config_wins_over_create_kwargs(
+    scripted_server: ScriptedOpenAIServer,
+) -> None:
     config = scripted_server.llm_config(temperature=0.2, seed=7)
     config["config_list"][0]["top_p"] = 0.5
     client = OpenAIWrapper(**config)
     scripted_server.add_reply("ok")
-    client.create(messages=USER, temperature=1.0, presence_penalty=0.3, user="u1")
+    client.create(messages=USER, temperature=1.0, presence_penalty=0.3, user="u1", top_k=40, repetition_penalty=1.1)
     body = scripted_server.requests[0]
     assert (body["temperature"], body["top_p"], body["seed"]) == (0.2, 0.5, 7)
     assert (body["presence_penalty"], body["user"]) == (0.3, "u1")
+    # settings the SDK has no argument for still reach OpenAI-compatible servers
+    assert (body["top_k"], body["repetition_penalty"]) == (40, 1.1)
     for wrapper_only in ("cache_seed", "api_key", "base_url", "price", "tags", "agent", "cache"):
         assert wrapper_only not in body
 
 
 def test_wrapper_built_from_base_config_only(scripted_server: ScriptedOpenAIServer) -> None:
-    client = OpenAIWrapper(model="scripted-model", base_url=scripted_server.base_url, api_key="sk-scripted-test", cache_seed=None)
+    client = OpenAIWrapper(
+        model="scripted-model", base_url=scripted_server.base_url, api_key="sk-scripted-test", cache_seed=None
+    )
     scripted_server.add_reply("hi")
     assert client.extract_text_or_completion_object(client.create(messages=USER)) == ["hi"]
 
@@ -130,7 +139,9 @@ def test_context_templates(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(**scripted_server.llm_config())
     scripted_server.add_replies("a", "b", "c")
     client.create(messages=[{"role": "user", "content": "Say {word}"}], context={"word": "hi"})
-    client.create(messages=[{"role": "user", "content": "Say {word}"}], context={"word": "hi"}, allow_format_str_template=True)
+    client.create(
+        messages=[{"role": "user", "content": "Say {word}"}], context={"word": "hi"}, allow_format_str_template=True
+    )
     client.create(messages=[{"role": "user", "content": lambda ctx: f"Say {ctx['word']}!"}], context={"word": "yo"})
     contents = [r["messages"][0]["content"] for r in scripted_server.requests]
     assert contents == ["Say {word}", "Say hi", "Say yo!"]
@@ -141,7 +152,7 @@ def test_filter_func_moves_to_next_entry_and_last_answer_is_kept(scripted_server
     entries = [scripted_server.config_entry(model="m1"), scripted_server.config_entry(model="m2")]
     client = OpenAIWrapper(config_list=entries, cache_seed=None)
 
-    def yes_or_no(context: Dict[str, Any], response: Any) -> bool:
+    def yes_or_no(context: dict[str, Any], response: Any) -> bool:
         return client.extract_text_or_completion_object(response)[0] in ("Yes.", "No.")
 
     scripted_server.add_replies("Maybe.", "Yes.")
@@ -168,15 +179,15 @@ def test_create_argument_errors(scripted_server: ScriptedOpenAIServer) -> None:
 
 def test_a_create_is_really_async(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(**scripted_server.llm_config())
-    seen: List[str] = []
+    seen: list[str] = []
 
-    def responder(body: Dict[str, Any]) -> str:
+    def responder(body: dict[str, Any]) -> str:
         seen.append(body["messages"][0]["content"])
         return "re: " + body["messages"][0]["content"]
 
     scripted_server.set_responder(responder)
 
-    async def main() -> List[Any]:
+    async def main() -> list[Any]:
         calls = [client.a_create(messages=[{"role": "user", "content": f"q{i}"}]) for i in range(3)]
         return await asyncio.gather(*calls)
 
@@ -191,12 +202,12 @@ def test_a_create_is_really_async(scripted_server: ScriptedOpenAIServer) -> None
 class EchoClient:
     """A ModelClient that answers locally by echoing the last message."""
 
-    def __init__(self, config: Dict[str, Any], prefix: str = "echo") -> None:
+    def __init__(self, config: dict[str, Any], prefix: str = "echo") -> None:
         self.model = config["model"]
         self.prefix = prefix
-        self.calls: List[Dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = []
 
-    def create(self, params: Dict[str, Any]) -> SimpleNamespace:
+    def create(self, params: dict[str, Any]) -> SimpleNamespace:
         self.calls.append(params)
         if params["messages"][-1]["content"] == "fail":
             raise ConnectionError("echo backend down")
@@ -205,15 +216,21 @@ class EchoClient:
         usage = SimpleNamespace(prompt_tokens=3, completion_tokens=2, total_tokens=5)
         return SimpleNamespace(choices=[SimpleNamespace(message=message)], model=self.model, usage=usage)
 
-    def message_retrieval(self, response: SimpleNamespace) -> List[str]:
+    def message_retrieval(self, response: SimpleNamespace) -> list[str]:
         return [choice.message.content for choice in response.choices]
 
     def cost(self, response: SimpleNamespace) -> float:
         return 0.25
 
     @staticmethod
-    def get_usage(response: SimpleNamespace) -> Dict[str, Any]:
-        return {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5, "cost": response.cost, "model": response.model}
+    def get_usage(response: SimpleNamespace) -> dict[str, Any]:
+        return {
+            "prompt_tokens": 3,
+            "completion_tokens": 2,
+            "total_tokens": 5,
+            "cost": response.cost,
+            "model": response.model,
+        }
 
 
 def test_custom_model_client_must_be_registered() -> None:
@@ -243,3 +260,48 @@ def test_custom_client_failure_fails_over_to_openai_entry(scripted_server: Scrip
     response = client.create(messages=[{"role": "user", "content": "fail"}])
     assert client.extract_text_or_completion_object(response) == ["from the server"]
     assert response.config_id == 1
+
+
+def test_azure_entry_calls_the_deployment_route(scripted_server: ScriptedOpenAIServer) -> None:
+    root = scripted_server.base_url[: -len("/v1")]
+    entry = {
+        "model": "gpt-3.5-turbo",
+        "api_type": "azure",
+        "base_url": root,
+        "api_key": "az-SECRET-123456",
+        "api_version": "2024-02-01",
+        "max_retries": 0,
+    }
+    client = OpenAIWrapper(config_list=[entry], cache_seed=None)
+    with pytest.raises(Exception) as info:  # the scripted server only speaks the OpenAI route
+        client.create(messages=USER)
+    message = str(info.value)
+    assert f"gpt-3.5-turbo at {root} (azure): HTTP 404" in message
+    # dots are dropped from the deployment name and the api version is sent, as Azure expects
+    assert "/openai/deployments/gpt-35-turbo/chat/completions?api-version=2024-02-01" in message
+    assert "az-SECRET-123456" not in message
+
+
+def test_model_client_usage_keys() -> None:
+    from autogen_classic.oai import ModelClient
+
+    assert ModelClient.RESPONSE_USAGE_KEYS == ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
+
+
+class AsyncEchoClient(EchoClient):
+    """Adds a native async create; the wrapper must await it rather than use a thread."""
+
+    async def a_create(self, params: dict[str, Any]) -> SimpleNamespace:
+        await asyncio.sleep(0)
+        response = self.create(params)
+        response.choices[0].message.content += " (async)"
+        return response
+
+
+def test_custom_client_native_a_create() -> None:
+    client = OpenAIWrapper(
+        config_list=[{"model": "local-echo", "model_client_cls": "AsyncEchoClient"}], cache_seed=None
+    )
+    client.register_model_client(AsyncEchoClient)
+    response = asyncio.run(client.a_create(messages=USER))
+    assert client.extract_text_or_completion_object(response) == ["echo: What is 2 + 2? (async)"]

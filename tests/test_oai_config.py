@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 
@@ -24,7 +24,13 @@ SECRET = "sk-test-SECRET-abcdefghijklmnop"
 
 @pytest.fixture(autouse=True)
 def _no_ambient_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_API_BASE", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_API_BASE", "OPENAI_API_VERSION"):
+    for name in (
+        "OPENAI_API_KEY",
+        "OPENAI_API_BASE",
+        "AZURE_OPENAI_API_KEY",
+        "AZURE_OPENAI_API_BASE",
+        "OPENAI_API_VERSION",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -57,7 +63,7 @@ def _no_ambient_keys(monkeypatch: pytest.MonkeyPatch) -> None:
         ({"config_list": [{"model": "m"}], "stream": "yes"}, ["stream", "True or False"]),
     ],
 )
-def test_invalid_llm_config_names_key_and_fix(llm_config: Dict[str, Any], fragments: list[str]) -> None:
+def test_invalid_llm_config_names_key_and_fix(llm_config: dict[str, Any], fragments: list[str]) -> None:
     with pytest.raises(ValueError) as info:
         validate_llm_config(llm_config)
     for fragment in fragments:
@@ -106,11 +112,25 @@ def test_openai_entry_without_any_key_is_rejected_but_local_server_is_not() -> N
 
 def test_azure_entry_needs_endpoint_and_version() -> None:
     with pytest.raises(ValueError, match="needs 'base_url'"):
-        OpenAIWrapper(config_list=[{"model": "gpt-4", "api_type": "azure", "api_key": SECRET, "api_version": "2024-02-01"}])
+        OpenAIWrapper(
+            config_list=[{"model": "gpt-4", "api_type": "azure", "api_key": SECRET, "api_version": "2024-02-01"}]
+        )
     with pytest.raises(ValueError, match="needs 'api_version'"):
-        OpenAIWrapper(config_list=[{"model": "gpt-4", "api_type": "azure", "api_key": SECRET, "base_url": "https://x.openai.azure.com"}])
+        OpenAIWrapper(
+            config_list=[
+                {"model": "gpt-4", "api_type": "azure", "api_key": SECRET, "base_url": "https://x.openai.azure.com"}
+            ]
+        )
     client = OpenAIWrapper(
-        config_list=[{"model": "gpt-4", "api_type": "azure", "api_key": SECRET, "base_url": "https://x.openai.azure.com", "api_version": "2024-02-01"}]
+        config_list=[
+            {
+                "model": "gpt-4",
+                "api_type": "azure",
+                "api_key": SECRET,
+                "base_url": "https://x.openai.azure.com",
+                "api_version": "2024-02-01",
+            }
+        ]
     )
     assert "gpt-4 at https://x.openai.azure.com (azure)" in repr(client)
     assert SECRET not in repr(client)
@@ -180,11 +200,24 @@ def test_config_list_openai_aoai_from_environment(monkeypatch: pytest.MonkeyPatc
     configs = config_list_openai_aoai(key_file_path=str(tmp_path))
     assert configs == [
         {"api_key": "k-openai"},
-        {"api_key": "k-az1", "base_url": "https://a.openai.azure.com", "api_type": "azure", "api_version": "2024-02-01"},
-        {"api_key": "k-az2", "base_url": "https://b.openai.azure.com", "api_type": "azure", "api_version": "2024-02-01"},
+        {
+            "api_key": "k-az1",
+            "base_url": "https://a.openai.azure.com",
+            "api_type": "azure",
+            "api_version": "2024-02-01",
+        },
+        {
+            "api_key": "k-az2",
+            "base_url": "https://b.openai.azure.com",
+            "api_type": "azure",
+            "api_version": "2024-02-01",
+        },
     ]
     assert config_list_openai_aoai(key_file_path=None, exclude="aoai") == [{"api_key": "k-openai"}]
-    assert [c["model"] for c in config_list_from_models(key_file_path=None, exclude="aoai", model_list=["a", "b"])] == ["a", "b"]
+    assert [c["model"] for c in config_list_from_models(key_file_path=None, exclude="aoai", model_list=["a", "b"])] == [
+        "a",
+        "b",
+    ]
     with pytest.raises(ValueError, match="exclude must be None, 'openai' or 'aoai'"):
         config_list_openai_aoai(exclude="azure")
 

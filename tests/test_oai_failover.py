@@ -9,7 +9,11 @@ import socket
 import openai
 import pytest
 
-from autogen_classic.oai import AllEndpointsFailedError, AllEndpointsTimedOutError, OpenAIWrapper
+from autogen_classic.oai import (
+    AllEndpointsFailedError,
+    AllEndpointsTimedOutError,
+    OpenAIWrapper,
+)
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
 
 USER = [{"role": "user", "content": "hello"}]
@@ -60,7 +64,9 @@ def test_429_after_retries_fails_over_to_next_entry(scripted_server: ScriptedOpe
         (ScriptedReply(content="cut short here", truncate=True), "connection failed"),
     ],
 )
-def test_failure_passes_request_to_next_entry(scripted_server: ScriptedOpenAIServer, failure: ScriptedReply, reason: str) -> None:
+def test_failure_passes_request_to_next_entry(
+    scripted_server: ScriptedOpenAIServer, failure: ScriptedReply, reason: str
+) -> None:
     client = OpenAIWrapper(config_list=[_entry(scripted_server, "m1"), _entry(scripted_server, "m2")], cache_seed=None)
     scripted_server.add_replies(failure, "rescued")
     response = client.create(messages=USER)
@@ -72,7 +78,9 @@ def test_failure_passes_request_to_next_entry(scripted_server: ScriptedOpenAISer
     assert f"[1] m2 at {scripted_server.base_url}: {reason}" in str(info.value)
 
 
-def test_all_failed_error_lists_each_endpoint_without_keys(scripted_server: ScriptedOpenAIServer, caplog: pytest.LogCaptureFixture) -> None:
+def test_all_failed_error_lists_each_endpoint_without_keys(
+    scripted_server: ScriptedOpenAIServer, caplog: pytest.LogCaptureFixture
+) -> None:
     dead = _dead_base_url()
     entries = [
         {"model": "gpt-dead", "base_url": dead, "api_key": SECRET, "max_retries": 0},
@@ -80,9 +88,8 @@ def test_all_failed_error_lists_each_endpoint_without_keys(scripted_server: Scri
     ]
     client = OpenAIWrapper(config_list=entries, cache_seed=None)
     scripted_server.add_reply(ScriptedReply(status=500, error_message=f"bad key {SECRET}"))
-    with caplog.at_level(logging.DEBUG, logger="autogen_classic"):
-        with pytest.raises(AllEndpointsFailedError) as info:
-            client.create(messages=USER)
+    with caplog.at_level(logging.DEBUG, logger="autogen_classic"), pytest.raises(AllEndpointsFailedError) as info:
+        client.create(messages=USER)
     message = str(info.value)
     assert message.splitlines()[0] == "All 2 model endpoints failed:"
     assert f"[0] gpt-dead at {dead}: connection failed" in message
@@ -123,7 +130,11 @@ def test_timeout_given_at_create_time(scripted_server: ScriptedOpenAIServer) -> 
 
 
 def test_async_failover(scripted_server: ScriptedOpenAIServer) -> None:
-    entries = [_entry(scripted_server, "slow", timeout=0.2), {"model": "dead", "base_url": _dead_base_url(), "max_retries": 0}, _entry(scripted_server, "ok")]
+    entries = [
+        _entry(scripted_server, "slow", timeout=0.2),
+        {"model": "dead", "base_url": _dead_base_url(), "max_retries": 0},
+        _entry(scripted_server, "ok"),
+    ]
     client = OpenAIWrapper(config_list=entries, cache_seed=None)
     scripted_server.add_replies(ScriptedReply(content="late", delay=0.6), "async rescue")
     response = asyncio.run(client.a_create(messages=USER))
@@ -137,7 +148,9 @@ def test_async_failover(scripted_server: ScriptedOpenAIServer) -> None:
 def test_bad_agent_name_error_is_explained_not_failed_over(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(config_list=[_entry(scripted_server, "m1"), _entry(scripted_server, "m2")], cache_seed=None)
     scripted_server.add_reply(
-        ScriptedReply(status=400, error_message="Invalid 'messages[0].name': string does not match pattern. Expected ...")
+        ScriptedReply(
+            status=400, error_message="Invalid 'messages[0].name': string does not match pattern. Expected ..."
+        )
     )
     with pytest.raises(ValueError, match="agent name contains invalid characters"):
         client.create(messages=[{"role": "user", "content": "x", "name": "my agent"}])
@@ -146,7 +159,9 @@ def test_bad_agent_name_error_is_explained_not_failed_over(scripted_server: Scri
 
 def test_usage_counts_only_the_answering_entry(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(config_list=[_entry(scripted_server, "m1"), _entry(scripted_server, "m2")], cache_seed=None)
-    scripted_server.add_replies(ScriptedReply(status=500), ScriptedReply(content="x", usage={"prompt_tokens": 7, "completion_tokens": 3}))
+    scripted_server.add_replies(
+        ScriptedReply(status=500), ScriptedReply(content="x", usage={"prompt_tokens": 7, "completion_tokens": 3})
+    )
     client.create(messages=USER)
     assert client.actual_usage_summary == {
         "total_cost": 0,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Any, Optional, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 __all__ = ["AbstractCache"]
 
@@ -15,7 +15,7 @@ class AbstractCache(Protocol):
     ``OpenAIWrapper.create(cache=...)`` accepts any object with these methods.
     """
 
-    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+    def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default`` when there is none."""
         ...
 
@@ -27,13 +27,11 @@ class AbstractCache(Protocol):
         """Release files or connections (the cache may be used again afterwards)."""
         ...
 
-    def __enter__(self) -> Any:
-        ...
+    def __enter__(self) -> Any: ...
 
     def __exit__(
         self,
-        exc_type: Optional[type[BaseException]],
-        exc_value: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        ...
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import Any, Dict, Optional, Union
+from typing import Any, ClassVar
 
 from .disk_cache import DiskCache
 from .in_memory_cache import InMemoryCache
@@ -27,9 +27,15 @@ class Cache:
             ``{"cache_seed": ..., "in_memory": True}`` for a memory cache.
     """
 
-    ALLOWED_CONFIG_KEYS = ["cache_seed", "cache_path_root", "in_memory", "redis_url", "cosmos_db_config"]
+    ALLOWED_CONFIG_KEYS: ClassVar[list[str]] = [
+        "cache_seed",
+        "cache_path_root",
+        "in_memory",
+        "redis_url",
+        "cosmos_db_config",
+    ]
 
-    def __init__(self, config: Dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any]) -> None:
         if not isinstance(config, dict):
             raise TypeError(f"Cache: config must be a dict with keys from {self.ALLOWED_CONFIG_KEYS}")
         for key in config:
@@ -44,8 +50,8 @@ class Cache:
         seed = config.get("cache_seed", 42)
         if not isinstance(seed, (str, int)) or isinstance(seed, bool):
             raise TypeError(f"Cache: cache_seed must be an int or a str, got {type(seed).__name__}")
-        self.config: Dict[str, Any] = {**config, "cache_seed": str(seed)}
-        self.cache: Union[DiskCache, InMemoryCache]
+        self.config: dict[str, Any] = {**config, "cache_seed": str(seed)}
+        self.cache: DiskCache | InMemoryCache
         if config.get("in_memory"):
             self.cache = InMemoryCache(seed=self.config["cache_seed"])
         else:
@@ -55,7 +61,7 @@ class Cache:
             self.cache = DiskCache(self.config["cache_seed"], root)
 
     @staticmethod
-    def disk(cache_seed: Union[str, int] = 42, cache_path_root: Union[str, os.PathLike[str]] = ".cache") -> "Cache":
+    def disk(cache_seed: str | int = 42, cache_path_root: str | os.PathLike[str] = ".cache") -> Cache:
         """Return a cache stored under ``cache_path_root/cache_seed`` (shared between processes).
 
         Args:
@@ -65,7 +71,7 @@ class Cache:
         return Cache({"cache_seed": cache_seed, "cache_path_root": cache_path_root})
 
     @staticmethod
-    def in_memory(cache_seed: Union[str, int] = 42) -> "Cache":
+    def in_memory(cache_seed: str | int = 42) -> Cache:
         """Return a cache held in memory for the life of this object.
 
         Args:
@@ -73,7 +79,7 @@ class Cache:
         """
         return Cache({"cache_seed": cache_seed, "in_memory": True})
 
-    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+    def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default`` when there is none."""
         return self.cache.get(key, default)
 
@@ -85,14 +91,14 @@ class Cache:
         """Release the underlying store (a disk cache reopens itself if used again)."""
         self.cache.close()
 
-    def __enter__(self) -> "Cache":
+    def __enter__(self) -> Cache:
         return self
 
     def __exit__(
         self,
-        exc_type: Optional[type[BaseException]],
-        exc_value: Optional[BaseException],
-        traceback: Optional[TracebackType],
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
     ) -> None:
         self.close()
 

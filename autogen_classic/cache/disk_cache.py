@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
-from typing import Any, Optional, Union
+from typing import Any
 
 import diskcache
 
@@ -23,10 +23,10 @@ class DiskCache:
         cache_path_root: the directory holding one sub-directory per seed.
     """
 
-    def __init__(self, seed: Union[str, int], cache_path_root: Union[str, os.PathLike[str]] = ".cache") -> None:
+    def __init__(self, seed: str | int, cache_path_root: str | os.PathLike[str] = ".cache") -> None:
         self.seed = str(seed)
         self.directory = os.path.join(os.fspath(cache_path_root), self.seed)
-        self._cache: Optional[diskcache.Cache] = None
+        self._cache: diskcache.Cache | None = None
 
     def _store(self) -> diskcache.Cache:
         # Opened lazily so that building a client or agent never touches the disk.
@@ -34,7 +34,7 @@ class DiskCache:
             self._cache = diskcache.Cache(self.directory)
         return self._cache
 
-    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+    def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default``."""
         return self._store().get(key, default)
 
@@ -50,14 +50,14 @@ class DiskCache:
     def __len__(self) -> int:
         return len(self._store())
 
-    def __enter__(self) -> "DiskCache":
+    def __enter__(self) -> DiskCache:
         return self
 
     def __exit__(
         self,
-        exc_type: Optional[type[BaseException]],
-        exc_value: Optional[BaseException],
-        traceback: Optional[TracebackType],
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
     ) -> None:
         self.close()
 

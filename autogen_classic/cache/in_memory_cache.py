@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from types import TracebackType
-from typing import Any, Dict, Optional, Union
+from typing import Any
 
 __all__ = ["InMemoryCache"]
 
@@ -16,15 +16,15 @@ class InMemoryCache:
         seed: the cache seed; it namespaces the keys so one store can serve several seeds.
     """
 
-    def __init__(self, seed: Union[str, int] = "") -> None:
+    def __init__(self, seed: str | int = "") -> None:
         self.seed = str(seed)
-        self._data: Dict[str, Any] = {}
+        self._data: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     def _full_key(self, key: str) -> str:
         return f"{self.seed}_{key}" if self.seed else key
 
-    def get(self, key: str, default: Optional[Any] = None) -> Optional[Any]:
+    def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default``."""
         with self._lock:
             return self._data.get(self._full_key(key), default)
@@ -40,13 +40,13 @@ class InMemoryCache:
     def __len__(self) -> int:
         return len(self._data)
 
-    def __enter__(self) -> "InMemoryCache":
+    def __enter__(self) -> InMemoryCache:
         return self
 
     def __exit__(
         self,
-        exc_type: Optional[type[BaseException]],
-        exc_value: Optional[BaseException],
-        traceback: Optional[TracebackType],
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
     ) -> None:
         self.close()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, FrozenSet, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["NON_CACHE_KEY", "get_key"]
 
 # Connection settings and secrets do not change the answer a model gives, and must never
 # reach a cache file, so they are left out of the key.
-NON_CACHE_KEY: FrozenSet[str] = frozenset(
+NON_CACHE_KEY: frozenset[str] = frozenset(
     {
         "api_key",
         "admin_api_key",

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import threading
-from typing import Any, Callable, Dict, List, Optional, Union
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import openai
 
@@ -38,6 +40,16 @@ logger = logging.getLogger("autogen_classic.oai")
 _RETRYABLE_BY_NEXT_ENTRY = (openai.APIError, MalformedResponseError, json.JSONDecodeError, OSError)
 
 
+def _annotate(response: Any, **attributes: Any) -> None:
+    """Set the classic extra attributes (``cost``, ``config_id``, ...) on a response."""
+    extra = getattr(response, "__pydantic_extra__", None)
+    if isinstance(extra, dict) and not any(name in type(response).model_fields for name in attributes):
+        extra.update(attributes)  # pydantic's __setattr__ is slow and these are never validated
+        return
+    for name, value in attributes.items():
+        setattr(response, name, value)
+
+
 class OpenAIWrapper:
     """A client for a list of model endpoints, tried in order until one answers.
 
@@ -54,17 +66,17 @@ class OpenAIWrapper:
         ValueError: the configuration is invalid; the message names the key and the fix.
     """
 
-    extra_kwargs = set(WRAPPER_KEYS)
-    openai_kwargs = set(CLIENT_KEYS | AZURE_CLIENT_KEYS)
-    total_usage_summary: Optional[Dict[str, Any]] = None
-    actual_usage_summary: Optional[Dict[str, Any]] = None
+    extra_kwargs: ClassVar[frozenset[str]] = WRAPPER_KEYS
+    openai_kwargs: ClassVar[frozenset[str]] = CLIENT_KEYS | AZURE_CLIENT_KEYS
+    total_usage_summary: dict[str, Any] | None = None
+    actual_usage_summary: dict[str, Any] | None = None
 
-    def __init__(self, *, config_list: Optional[List[Dict[str, Any]]] = None, **base_config: Any) -> None:
+    def __init__(self, *, config_list: list[dict[str, Any]] | None = None, **base_config: Any) -> None:
         raw = dict(base_config) if config_list is None else {**base_config, "config_list": config_list}
         llm_config = validate_llm_config(raw)
         entries = llm_config.pop("config_list", None) or [{}]
-        self._clients: List[Any] = []
-        self._config_list: List[Dict[str, Any]] = []
+        self._clients: list[Any] = []
+        self._config_list: list[dict[str, Any]] = []
         for entry in entries:
             merged = {**llm_config, **entry}
             if merged.get("model_client_cls"):
@@ -94,7 +106,9 @@ class OpenAIWrapper:
             **kwargs: extra constructor arguments.
         """
         if not isinstance(model_client_cls, type):
-            raise TypeError(f"register_model_client: model_client_cls must be a class, got {type(model_client_cls).__name__}")
+            raise TypeError(
+                f"register_model_client: model_client_cls must be a class, got {type(model_client_cls).__name__}"
+            )
         already = False
         for i, client in enumerate(self._clients):
             if isinstance(client, PlaceHolderClient):
@@ -126,10 +140,10 @@ class OpenAIWrapper:
     @classmethod
     def instantiate(
         cls,
-        template: Union[str, Callable[[Dict[str, Any]], str], None],
-        context: Optional[Dict[str, Any]] = None,
-        allow_format_str_template: Optional[bool] = False,
-    ) -> Optional[str]:
+        template: str | Callable[[dict[str, Any]], str] | None,
+        context: dict[str, Any] | None = None,
+        allow_format_str_template: bool | None = False,
+    ) -> str | None:
         """Fill a prompt template from ``context`` (see ``create``'s ``context``)."""
         return instantiate(template, context, bool(allow_format_str_template))
 
@@ -161,8 +175,8 @@ class OpenAIWrapper:
             RuntimeError: a custom model client named in ``config_list`` was not registered.
         """
         self._require_activated()
-        attempts: List[EndpointAttempt] = []
-        rejected: Optional[Any] = None
+        attempts: list[EndpointAttempt] = []
+        rejected: Any | None = None
         last = len(self._clients) - 1
         for i, client in enumerate(self._clients):
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
@@ -185,8 +199,8 @@ class OpenAIWrapper:
         """Async twin of ``create``: OpenAI endpoints use ``openai.AsyncOpenAI``; custom clients
         use their ``a_create`` when they have one, otherwise ``create`` in a worker thread."""
         self._require_activated()
-        attempts: List[EndpointAttempt] = []
-        rejected: Optional[Any] = None
+        attempts: list[EndpointAttempt] = []
+        rejected: Any | None = None
         last = len(self._clients) - 1
         for i, client in enumerate(self._clients):
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
@@ -194,7 +208,7 @@ class OpenAIWrapper:
             if hit is None:
                 try:
                     a_create = getattr(client, "a_create", None)
-                    if a_create is not None and asyncio.iscoroutinefunction(a_create):
+                    if a_create is not None and inspect.iscoroutinefunction(a_create):
                         response = await a_create(call.params)
                     else:
                         response = await asyncio.to_thread(client.create, call.params)
@@ -210,14 +224,17 @@ class OpenAIWrapper:
         return self._give_up(attempts, rejected)
 
     # ----------------------------------------------------------------- create steps
-    def _describe(self, index: int, model: Optional[str] = None) -> str:
+    def _describe(self, index: int, model: str | None = None) -> str:
         client = self._clients[index]
         if isinstance(client, OpenAIClient):
             return client.describe(model)
-        name = getattr(client, "config", {}).get("model_client_cls") if isinstance(client, PlaceHolderClient) else type(client).__name__
+        if isinstance(client, PlaceHolderClient):
+            name = client.config.get("model_client_cls")
+        else:
+            name = type(client).__name__
         return f"{model or self._config_list[index].get('model') or '<model>'} via {name}"
 
-    def _lookup(self, call: PreparedCall, client: Any) -> Optional[Any]:
+    def _lookup(self, call: PreparedCall, client: Any) -> Any | None:
         """Return a cached response (counted in the total usage only), or None."""
         if call.cache is None or call.cache_key is None:
             return None
@@ -226,7 +243,7 @@ class OpenAIWrapper:
             return None
         if getattr(response, "cost", None) is None:
             try:
-                response.cost = self._cost(call, client, response)
+                _annotate(response, cost=self._cost(call, client, response))
             except AttributeError:
                 pass
         with self._usage_lock:
@@ -246,19 +263,26 @@ class OpenAIWrapper:
 
     def _record(self, call: PreparedCall, client: Any, response: Any) -> None:
         """Price a fresh response, count it in both summaries and store it in the cache."""
-        response.cost = self._cost(call, client, response)
+        _annotate(response, cost=self._cost(call, client, response))
         usage = client.get_usage(response)
         with self._usage_lock:
             self.actual_usage_summary = update_usage_summary(self.actual_usage_summary, usage)
             self.total_usage_summary = update_usage_summary(self.total_usage_summary, dict(usage) if usage else None)
         if call.cache is not None and call.cache_key is not None:
-            call.cache.set(call.cache_key, encode_for_cache(response))
+            try:
+                call.cache.set(call.cache_key, encode_for_cache(response))
+            except Exception as err:  # noqa: BLE001 - an unstorable answer is still a good answer
+                logger.warning("The response could not be cached (%s: %s).", type(err).__name__, err)
 
     def _accept(self, call: PreparedCall, client: Any, response: Any, index: int, last: int) -> bool:
-        response.message_retrieval_function = formatted_retrieval(client.message_retrieval, call.formatter)
+        retrieval = formatted_retrieval(client.message_retrieval, call.formatter)
+        try:
+            # Kept out of pydantic's fields and extras so the response still serialises to JSON.
+            object.__setattr__(response, "message_retrieval_function", retrieval)
+        except (AttributeError, TypeError):
+            setattr(response, "message_retrieval_function", retrieval)
         pass_filter = call.filter_func is None or bool(call.filter_func(context=call.context, response=response))
-        response.config_id = index
-        response.pass_filter = pass_filter
+        _annotate(response, config_id=index, pass_filter=pass_filter)
         return pass_filter or index == last
 
     def _failover_or_raise(self, index: int, client: Any, call: PreparedCall, err: Exception) -> EndpointAttempt:
@@ -269,7 +293,7 @@ class OpenAIWrapper:
             if getattr(err, "code", None) == "content_filter":
                 raise err  # the content itself was refused; another endpoint would refuse it too
             secrets = client.secrets
-            retries: Optional[int] = client.max_retries
+            retries: int | None = client.max_retries
         else:
             secrets = [str(v) for k, v in self._config_list[index].items() if "key" in k and isinstance(v, str)]
             retries = None
@@ -279,15 +303,17 @@ class OpenAIWrapper:
         return EndpointAttempt(index=index, endpoint=endpoint, reason=reason, error=err)
 
     @staticmethod
-    def _give_up(attempts: List[EndpointAttempt], rejected: Optional[Any]) -> Any:
+    def _give_up(attempts: list[EndpointAttempt], rejected: Any | None) -> Any:
         if rejected is not None:
             return rejected  # a filtered-out answer beats no answer; pass_filter tells the caller
-        error_cls = AllEndpointsTimedOutError if attempts and all(a.timed_out for a in attempts) else AllEndpointsFailedError
+        error_cls = (
+            AllEndpointsTimedOutError if attempts and all(a.timed_out for a in attempts) else AllEndpointsFailedError
+        )
         error = error_cls(attempts)
         raise error from (attempts[-1].error if attempts else None)
 
     # ----------------------------------------------------------------- usage
-    def print_usage_summary(self, mode: Union[str, List[str]] = ["actual", "total"]) -> None:  # noqa: B006 - classic default
+    def print_usage_summary(self, mode: str | list[str] = ["actual", "total"]) -> None:  # noqa: B006 - classic default
         """Print the usage summary through the console stream.
 
         Args:
@@ -304,7 +330,7 @@ class OpenAIWrapper:
     @classmethod
     def extract_text_or_completion_object(
         cls, response: Any
-    ) -> Union[List[str], List["ModelClient.ModelClientResponseProtocol.Choice.Message"]]:
+    ) -> list[str] | list[ModelClient.ModelClientResponseProtocol.Choice.Message]:
         """Return, per choice, the text, or the message object when it carries a tool or function call.
 
         Args:
@@ -315,7 +341,8 @@ class OpenAIWrapper:
             return retrieve(response)
         return [
             choice.message
-            if getattr(choice.message, "function_call", None) is not None or getattr(choice.message, "tool_calls", None) is not None
+            if getattr(choice.message, "function_call", None) is not None
+            or getattr(choice.message, "tool_calls", None) is not None
             else choice.message.content
             for choice in response.choices
         ]

@@ -8,11 +8,20 @@ the key and the fix; secret values are never echoed.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from collections.abc import Callable, Mapping
+from typing import Any, Union
 
 import openai
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
-from pydantic import field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
 
 from .secrets import is_secret_key
 
@@ -33,7 +42,7 @@ MISSING_MODEL_MESSAGE = (
     "or in each config of 'config_list'."
 )
 
-_HINTS: Dict[str, str] = {
+_HINTS: dict[str, str] = {
     "config_list": "use a non-empty list of dicts, one per endpoint, e.g. [{'model': 'gpt-4o-mini', 'api_key': ...}]",
     "model": "use the model (or Azure deployment) name as a string, e.g. 'gpt-4o-mini'",
     "api_key": "use the key as a string, or leave it out to read the OPENAI_API_KEY environment variable",
@@ -74,30 +83,30 @@ class _Settings(BaseModel):
 
     model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True, strict=True)
 
-    model: Optional[StrictStr] = None
-    api_key: Optional[StrictStr] = None
-    base_url: Optional[StrictStr] = None
-    api_type: Optional[StrictStr] = None
-    api_version: Optional[StrictStr] = None
-    timeout: Optional[Union[Number, openai.Timeout]] = None
-    max_retries: Optional[StrictInt] = None
-    price: Optional[Union[Number, List[Number]]] = None
-    tags: Optional[List[StrictStr]] = None
-    model_client_cls: Optional[StrictStr] = None
-    default_headers: Optional[Dict[StrictStr, StrictStr]] = None
-    cache_seed: Optional[Union[StrictInt, StrictStr]] = None
-    temperature: Optional[Number] = None
-    top_p: Optional[Number] = None
-    max_tokens: Optional[StrictInt] = None
-    n: Optional[StrictInt] = None
-    seed: Optional[StrictInt] = None
-    stream: Optional[StrictBool] = None
-    tools: Optional[List[Dict[StrictStr, Any]]] = None
-    functions: Optional[List[Dict[StrictStr, Any]]] = None
-    tool_choice: Optional[Union[StrictStr, Dict[StrictStr, Any]]] = None
-    response_format: Optional[Union[Dict[StrictStr, Any], type]] = None
-    stop: Optional[Union[StrictStr, List[StrictStr]]] = None
-    filter_func: Optional[Callable[..., Any]] = None
+    model: StrictStr | None = None
+    api_key: StrictStr | None = None
+    base_url: StrictStr | None = None
+    api_type: StrictStr | None = None
+    api_version: StrictStr | None = None
+    timeout: Number | openai.Timeout | None = None
+    max_retries: StrictInt | None = None
+    price: Number | list[Number] | None = None
+    tags: list[StrictStr] | None = None
+    model_client_cls: StrictStr | None = None
+    default_headers: dict[StrictStr, StrictStr] | None = None
+    cache_seed: StrictInt | StrictStr | None = None
+    temperature: Number | None = None
+    top_p: Number | None = None
+    max_tokens: StrictInt | None = None
+    n: StrictInt | None = None
+    seed: StrictInt | None = None
+    stream: StrictBool | None = None
+    tools: list[dict[StrictStr, Any]] | None = None
+    functions: list[dict[StrictStr, Any]] | None = None
+    tool_choice: StrictStr | dict[StrictStr, Any] | None = None
+    response_format: dict[StrictStr, Any] | type | None = None
+    stop: StrictStr | list[StrictStr] | None = None
+    filter_func: Callable[..., Any] | None = None
 
     @field_validator("price", mode="before")
     @classmethod
@@ -115,14 +124,14 @@ class _Settings(BaseModel):
 
     @field_validator("api_type")
     @classmethod
-    def _api_type(cls, value: Optional[str]) -> Optional[str]:
+    def _api_type(cls, value: str | None) -> str | None:
         if value is not None and value not in ACCEPTED_API_TYPES:
             raise ValueError(f"unknown api_type {value!r}")
         return value
 
     @field_validator("base_url")
     @classmethod
-    def _base_url(cls, value: Optional[str]) -> Optional[str]:
+    def _base_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
@@ -136,14 +145,14 @@ class _Settings(BaseModel):
 
     @field_validator("max_retries")
     @classmethod
-    def _max_retries(cls, value: Optional[int]) -> Optional[int]:
+    def _max_retries(cls, value: int | None) -> int | None:
         if value is not None and value < 0:
             raise ValueError("must be >= 0")
         return value
 
     @field_validator("max_tokens", "n")
     @classmethod
-    def _positive(cls, value: Optional[int]) -> Optional[int]:
+    def _positive(cls, value: int | None) -> int | None:
         if value is not None and value <= 0:
             raise ValueError("must be > 0")
         return value
@@ -152,7 +161,7 @@ class _Settings(BaseModel):
     @classmethod
     def _response_format(cls, value: Any) -> Any:
         if isinstance(value, type) and not issubclass(value, BaseModel):
-            raise ValueError("a class used as response_format must be a pydantic BaseModel subclass")
+            raise ValueError("a class used as response_format must be a pydantic BaseModel subclass")  # noqa: TRY004 - pydantic wants it
         if isinstance(value, dict) and value.get("type") not in ("text", "json_object", "json_schema"):
             raise ValueError("'type' must be 'text', 'json_object' or 'json_schema'")
         return value
@@ -165,7 +174,10 @@ class ConfigEntry(_Settings):
 class LLMConfigModel(_Settings):
     """A whole ``llm_config``: shared settings plus the ``config_list`` of endpoints."""
 
-    config_list: Optional[List[ConfigEntry]] = None
+    config_list: list[ConfigEntry] | None = None
+
+
+_BRANCH_NAMES = frozenset({"int", "float", "str", "bool", "dict", "list", "type", "callable", "Timeout"})
 
 
 def _path(loc: tuple[Any, ...]) -> str:
@@ -173,24 +185,22 @@ def _path(loc: tuple[Any, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif not isinstance(part, str) or part.startswith(("function-", "union[", "list[", "dict[", "is-instance")):
-            continue  # pydantic's names for union branches say nothing to the user
-        elif part in ("int", "float", "str", "bool", "dict", "list", "type", "callable", "Timeout"):
-            continue
+        elif not isinstance(part, str) or not part.isidentifier() or part in _BRANCH_NAMES:
+            continue  # pydantic's names for union branches ("is-instance[...]", "float") say nothing to the user
         else:
             out += f".{part}" if out else part
     return out
 
 
 def _describe(value: Any, key: str) -> str:
-    if is_secret_key(key):
+    if is_secret_key(key) or "header" in key.lower():  # headers may carry credentials
         return f"{type(value).__name__}, value hidden"
     text = repr(value)
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _format_errors(err: ValidationError, prefix: str, raw: Mapping[str, Any]) -> str:
-    lines: List[str] = []
+    lines: list[str] = []
     seen: set[str] = set()
     for detail in err.errors(include_url=False):
         path = _path(tuple(detail.get("loc", ())))
@@ -200,8 +210,7 @@ def _format_errors(err: ValidationError, prefix: str, raw: Mapping[str, Any]) ->
         key = path.rsplit(".", 1)[-1].split("[")[0] or "llm_config"
         value = _lookup(raw, tuple(detail.get("loc", ())))
         reason = str(detail.get("msg", "is invalid"))
-        if reason.startswith("Value error, "):
-            reason = reason[len("Value error, "):]
+        reason = reason.removeprefix("Value error, ")
         hint = _HINTS.get(key, "check the value")
         lines.append(f"{prefix}{path}: {reason} (got {_describe(value, key)}); {hint}.")
     return "Invalid llm_config:\n  " + "\n  ".join(lines)
@@ -210,14 +219,18 @@ def _format_errors(err: ValidationError, prefix: str, raw: Mapping[str, Any]) ->
 def _lookup(raw: Any, loc: tuple[Any, ...]) -> Any:
     value = raw
     for part in loc:
-        if isinstance(value, Mapping) and part in value:
-            value = value[part]
-        elif isinstance(value, (list, tuple)) and isinstance(part, int) and part < len(value):
+        if (
+            isinstance(value, Mapping)
+            and part in value
+            or isinstance(value, (list, tuple))
+            and isinstance(part, int)
+            and part < len(value)
+        ):
             value = value[part]
     return value
 
 
-def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> Dict[str, Any]:
+def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> dict[str, Any]:
     """Validate one ``config_list`` entry and return a plain copy of it.
 
     Args:
@@ -225,7 +238,7 @@ def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> Dict[str,
         index: its position in ``config_list`` (used in error messages).
     """
     if not isinstance(entry, Mapping):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004 - every llm_config mistake is a ValueError, as classic code expects
             f"Invalid llm_config:\n  config_list[{index}]: must be a dict (got {type(entry).__name__}); "
             f"{_HINTS['config_list']}."
         )
@@ -236,7 +249,7 @@ def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> Dict[str,
     return dict(entry)
 
 
-def validate_llm_config(llm_config: Mapping[str, Any]) -> Dict[str, Any]:
+def validate_llm_config(llm_config: Mapping[str, Any]) -> dict[str, Any]:
     """Validate an ``llm_config`` and return a copy with ``config_list`` as a list of dict copies.
 
     Args:
@@ -249,9 +262,7 @@ def validate_llm_config(llm_config: Mapping[str, Any]) -> Dict[str, Any]:
             has no ``model``, or ``api_type`` is unknown. The message names the key and the fix.
     """
     if not isinstance(llm_config, Mapping):
-        raise TypeError(
-            f"llm_config must be a dict (or False to disable the model), got {type(llm_config).__name__}."
-        )
+        raise TypeError(f"llm_config must be a dict (or False to disable the model), got {type(llm_config).__name__}.")
     config = dict(llm_config)
     config_list = config.get("config_list")
     if "config_list" in config and config_list is not None and not isinstance(config_list, (list, tuple)):
@@ -278,14 +289,15 @@ def validate_llm_config(llm_config: Mapping[str, Any]) -> Dict[str, Any]:
     if len(config_list) == 0:
         raise ValueError(
             "Invalid llm_config: 'config_list' is empty. Add at least one entry such as "
-            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set llm_config=False to use no model. " + MISSING_MODEL_MESSAGE
+            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set llm_config=False to use no model. "
+            + MISSING_MODEL_MESSAGE
         )
     for index, entry in enumerate(config_list):
         if entry.get("model_client_cls"):
             continue  # a custom client decides for itself what it needs
         if not entry.get("model") and not base_model:
             raise ValueError(
-                f"Invalid llm_config: config_list[{index}] has no 'model'. Add e.g. \"model\": \"gpt-4o-mini\" "
+                f'Invalid llm_config: config_list[{index}] has no \'model\'. Add e.g. "model": "gpt-4o-mini" '
                 f"to that entry (or to llm_config for every entry). " + MISSING_MODEL_MESSAGE
             )
     config["config_list"] = [dict(entry) for entry in config_list]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import os
-from typing import Any, Collection, Dict, List, Mapping, Optional
+from collections.abc import Collection, Mapping
+from typing import Any
 
 __all__ = [
     "DEFAULT_AZURE_API_VERSION",
@@ -23,11 +24,11 @@ DEFAULT_AZURE_API_VERSION = "2024-02-01"
 
 
 def get_config_list(
-    api_keys: List[str],
-    base_urls: Optional[List[str]] = None,
-    api_type: Optional[str] = None,
-    api_version: Optional[str] = None,
-) -> List[Dict[str, Any]]:
+    api_keys: list[str],
+    base_urls: list[str] | None = None,
+    api_type: str | None = None,
+    api_version: str | None = None,
+) -> list[dict[str, Any]]:
     """Return one config per API key (blank keys are skipped).
 
     Args:
@@ -42,11 +43,11 @@ def get_config_list(
         raise ValueError(
             f"get_config_list: base_urls must have one URL per api key ({len(api_keys)} keys, {len(base_urls)} URLs)"
         )
-    config_list: List[Dict[str, Any]] = []
+    config_list: list[dict[str, Any]] = []
     for i, api_key in enumerate(api_keys):
         if not api_key or not api_key.strip():
             continue
-        config: Dict[str, Any] = {"api_key": api_key.strip()}
+        config: dict[str, Any] = {"api_key": api_key.strip()}
         if base_urls:
             config["base_url"] = base_urls[i]
         if api_type:
@@ -57,7 +58,7 @@ def get_config_list(
     return config_list
 
 
-def _read_lines(path: Optional[str], name: Optional[str]) -> Optional[List[str]]:
+def _read_lines(path: str | None, name: str | None) -> list[str] | None:
     if path is None or name is None:
         return None
     full = os.path.join(path, name)
@@ -68,13 +69,13 @@ def _read_lines(path: Optional[str], name: Optional[str]) -> Optional[List[str]]
 
 
 def config_list_openai_aoai(
-    key_file_path: Optional[str] = ".",
-    openai_api_key_file: Optional[str] = "key_openai.txt",
-    aoai_api_key_file: Optional[str] = "key_aoai.txt",
-    openai_api_base_file: Optional[str] = "base_openai.txt",
-    aoai_api_base_file: Optional[str] = "base_aoai.txt",
-    exclude: Optional[str] = None,
-) -> List[Dict[str, Any]]:
+    key_file_path: str | None = ".",
+    openai_api_key_file: str | None = "key_openai.txt",
+    aoai_api_key_file: str | None = "key_aoai.txt",
+    openai_api_base_file: str | None = "base_openai.txt",
+    aoai_api_base_file: str | None = "base_aoai.txt",
+    exclude: str | None = None,
+) -> list[dict[str, Any]]:
     """Build configs for OpenAI and Azure OpenAI from key files or environment variables.
 
     Keys and base URLs come from the files in ``key_file_path`` when present (one per line),
@@ -97,23 +98,25 @@ def config_list_openai_aoai(
     if exclude not in (None, "openai", "aoai"):
         raise ValueError(f"config_list_openai_aoai: exclude must be None, 'openai' or 'aoai', got {exclude!r}")
 
-    def values(file_name: Optional[str], env_name: str) -> Optional[List[str]]:
+    def values(file_name: str | None, env_name: str) -> list[str] | None:
         from_file = _read_lines(key_file_path, file_name)
         if from_file is not None:
             return from_file
         env = os.environ.get(env_name)
         return None if env is None else env.split("\n")
 
-    openai_configs: List[Dict[str, Any]] = []
+    openai_configs: list[dict[str, Any]] = []
     if exclude != "openai":
         keys = values(openai_api_key_file, "OPENAI_API_KEY") or []
         bases = values(openai_api_base_file, "OPENAI_API_BASE")
         if bases is not None and len(bases) != len(keys):
             bases = (bases * len(keys))[: len(keys)] if len(bases) == 1 else None
             if bases is None:
-                logger.warning("OPENAI_API_BASE has a different number of lines than OPENAI_API_KEY; base URLs ignored.")
+                logger.warning(
+                    "OPENAI_API_BASE has a different number of lines than OPENAI_API_KEY; base URLs ignored."
+                )
         openai_configs = get_config_list(keys, base_urls=bases)
-    aoai_configs: List[Dict[str, Any]] = []
+    aoai_configs: list[dict[str, Any]] = []
     if exclude != "aoai":
         keys = values(aoai_api_key_file, "AZURE_OPENAI_API_KEY") or []
         bases = values(aoai_api_base_file, "AZURE_OPENAI_API_BASE") or []
@@ -129,13 +132,13 @@ def config_list_openai_aoai(
 
 
 def config_list_from_models(
-    key_file_path: Optional[str] = ".",
-    openai_api_key_file: Optional[str] = "key_openai.txt",
-    aoai_api_key_file: Optional[str] = "key_aoai.txt",
-    aoai_api_base_file: Optional[str] = "base_aoai.txt",
-    exclude: Optional[str] = None,
-    model_list: Optional[List[str]] = None,
-) -> List[Dict[str, Any]]:
+    key_file_path: str | None = ".",
+    openai_api_key_file: str | None = "key_openai.txt",
+    aoai_api_key_file: str | None = "key_aoai.txt",
+    aoai_api_base_file: str | None = "base_aoai.txt",
+    exclude: str | None = None,
+    model_list: list[str] | None = None,
+) -> list[dict[str, Any]]:
     """``config_list_openai_aoai`` repeated for each model of ``model_list`` (models first)."""
     base = config_list_openai_aoai(
         key_file_path=key_file_path,
@@ -150,12 +153,12 @@ def config_list_from_models(
 
 
 def config_list_gpt4_gpt35(
-    key_file_path: Optional[str] = ".",
-    openai_api_key_file: Optional[str] = "key_openai.txt",
-    aoai_api_key_file: Optional[str] = "key_aoai.txt",
-    aoai_api_base_file: Optional[str] = "base_aoai.txt",
-    exclude: Optional[str] = None,
-) -> List[Dict[str, Any]]:
+    key_file_path: str | None = ".",
+    openai_api_key_file: str | None = "key_openai.txt",
+    aoai_api_key_file: str | None = "key_aoai.txt",
+    aoai_api_base_file: str | None = "base_aoai.txt",
+    exclude: str | None = None,
+) -> list[dict[str, Any]]:
     """Configs for "gpt-4" followed by "gpt-3.5-turbo" (see ``config_list_from_models``)."""
     return config_list_from_models(
         key_file_path, openai_api_key_file, aoai_api_key_file, aoai_api_base_file, exclude, ["gpt-4", "gpt-3.5-turbo"]
@@ -172,10 +175,10 @@ def _matches(config: Mapping[str, Any], key: str, accepted: Collection[Any]) -> 
 
 
 def filter_config(
-    config_list: List[Dict[str, Any]],
-    filter_dict: Optional[Dict[str, Collection[Any]]],
+    config_list: list[dict[str, Any]],
+    filter_dict: dict[str, Collection[Any]] | None,
     exclude: bool = False,
-) -> List[Dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """Keep the configs that match ``filter_dict`` (or drop them when ``exclude`` is true).
 
     Args:
@@ -192,7 +195,7 @@ def filter_config(
         return config_list
     if not isinstance(filter_dict, Mapping):
         raise TypeError("filter_config: filter_dict must be a dict of key -> list of accepted values")
-    normalized: Dict[str, Collection[Any]] = {}
+    normalized: dict[str, Collection[Any]] = {}
     for key, accepted in filter_dict.items():
         if isinstance(accepted, str) or not isinstance(accepted, Collection):
             raise TypeError(
@@ -208,9 +211,9 @@ def filter_config(
 
 def config_list_from_json(
     env_or_file: str = "OAI_CONFIG_LIST",
-    file_location: Optional[str] = "",
-    filter_dict: Optional[Dict[str, Collection[Any]]] = None,
-) -> List[Dict[str, Any]]:
+    file_location: str | None = "",
+    filter_dict: dict[str, Collection[Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Load a config list from an environment variable or a JSON file, then filter it.
 
     Args:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
 
 import openai
 
@@ -46,8 +46,8 @@ class AllEndpointsFailedError(RuntimeError):
     """
 
     def __init__(self, attempts: Sequence[EndpointAttempt]) -> None:
-        self.attempts: List[EndpointAttempt] = list(attempts)
-        self.last_error: Optional[BaseException] = self.attempts[-1].error if self.attempts else None
+        self.attempts: list[EndpointAttempt] = list(attempts)
+        self.last_error: BaseException | None = self.attempts[-1].error if self.attempts else None
         count = len(self.attempts)
         lines = [f"{'The model endpoint' if count == 1 else f'All {count} model endpoints'} failed:"]
         for attempt in self.attempts:
@@ -74,7 +74,7 @@ def _status_message(err: openai.APIStatusError) -> str:
     return str(err.message)
 
 
-def describe_failure(err: BaseException, retries: Optional[int] = None, secrets: Sequence[str] = ()) -> str:
+def describe_failure(err: BaseException, retries: int | None = None, secrets: Sequence[str] = ()) -> str:
     """Return a one-line reason for a failed attempt, with secrets removed.
 
     Args:

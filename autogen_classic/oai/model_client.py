@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Protocol, Union, runtime_checkable
+from typing import Any, ClassVar, Protocol
 
 __all__ = ["ModelClient", "PlaceHolderClient"]
 
 
-@runtime_checkable
 class ModelClient(Protocol):
     """A model client usable by ``OpenAIWrapper``.
 
@@ -26,25 +25,25 @@ class ModelClient(Protocol):
     it, ``create`` runs in a worker thread.
     """
 
-    RESPONSE_USAGE_KEYS: List[str] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
+    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
 
     class ModelClientResponseProtocol(Protocol):
         class Choice(Protocol):
             class Message(Protocol):
-                content: Optional[str]
+                content: str | None
 
             message: Message
 
-        choices: List[Choice]
+        choices: list[Choice]
         model: str
 
-    def create(self, params: Dict[str, Any]) -> ModelClientResponseProtocol:
+    def create(self, params: dict[str, Any]) -> ModelClientResponseProtocol:
         """Send the request described by ``params`` and return the response."""
         ...
 
     def message_retrieval(
         self, response: ModelClientResponseProtocol
-    ) -> Union[List[str], List["ModelClient.ModelClientResponseProtocol.Choice.Message"]]:
+    ) -> list[str] | list[ModelClient.ModelClientResponseProtocol.Choice.Message]:
         """Return the text (or message objects for tool/function calls) of each choice."""
         ...
 
@@ -53,7 +52,7 @@ class ModelClient(Protocol):
         ...
 
     @staticmethod
-    def get_usage(response: ModelClientResponseProtocol) -> Dict[str, Any]:
+    def get_usage(response: ModelClientResponseProtocol) -> dict[str, Any]:
         """Return ``{"prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"}``."""
         ...
 
@@ -61,7 +60,7 @@ class ModelClient(Protocol):
 class PlaceHolderClient:
     """Stands in for a custom client named in ``config_list`` until it is registered."""
 
-    def __init__(self, config: Dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
 
     def __repr__(self) -> str:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import re
 import weakref
-from typing import Any, Dict, List, Optional, Union
+from typing import Any
 
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
@@ -15,7 +16,7 @@ from .errors import MalformedResponseError
 from .streaming import StreamAccumulator
 from .usage import cost_for_tokens
 
-__all__ = ["CLIENT_KEYS", "AZURE_CLIENT_KEYS", "OPENAI_DEFAULT_BASE_URL", "OpenAIClient", "check_completion"]
+__all__ = ["AZURE_CLIENT_KEYS", "CLIENT_KEYS", "OPENAI_DEFAULT_BASE_URL", "OpenAIClient", "check_completion"]
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -34,7 +35,20 @@ CLIENT_KEYS = frozenset(
         "websocket_base_url",
     }
 )
-AZURE_CLIENT_KEYS = frozenset({"api_version", "azure_endpoint", "azure_deployment", "azure_ad_token", "azure_ad_token_provider"})
+AZURE_CLIENT_KEYS = frozenset(
+    {"api_version", "azure_endpoint", "azure_deployment", "azure_ad_token", "azure_ad_token_provider"}
+)
+
+
+def _create_parameter_names() -> frozenset[str]:
+    from openai.resources.chat.completions import Completions
+
+    return frozenset(name for name in inspect.signature(Completions.create).parameters if name != "self")
+
+
+# Request settings the SDK has no argument for (vLLM's top_k, Ollama's options, ...) still reach
+# the server: they travel in extra_body.
+_CREATE_PARAMETERS = _create_parameter_names()
 
 _NAME_ERROR = re.compile(r"Invalid 'messages\[\d+\]\.name': string does not match pattern.")
 _LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -61,9 +75,9 @@ class OpenAIClient:
             ``default_headers``, ...
     """
 
-    def __init__(self, config: Dict[str, Any]) -> None:
+    def __init__(self, config: dict[str, Any]) -> None:
         self.api_type: str = config.get("api_type") or "openai"
-        self.model: Optional[str] = config.get("model")
+        self.model: str | None = config.get("model")
         keys = CLIENT_KEYS | (AZURE_CLIENT_KEYS if self.is_azure else frozenset())
         kwargs = {k: v for k, v in config.items() if k in keys and v is not None}
         if self.is_azure:
@@ -73,21 +87,21 @@ class OpenAIClient:
         self._kwargs = kwargs
         self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
         self.base_url: str = str(kwargs.get("azure_endpoint") or kwargs.get("base_url") or OPENAI_DEFAULT_BASE_URL)
-        self._client: Union[openai.OpenAI, openai.AzureOpenAI] = (
+        self._client: openai.OpenAI | openai.AzureOpenAI = (
             openai.AzureOpenAI(**kwargs) if self.is_azure else openai.OpenAI(**kwargs)
         )
-        self._async_clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
+        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
     @property
     def is_azure(self) -> bool:
         return self.api_type == "azure"
 
     @property
-    def secrets(self) -> List[str]:
+    def secrets(self) -> list[str]:
         """Secret values this client holds (for scrubbing error text)."""
         return [str(v) for k, v in self._kwargs.items() if k in ("api_key", "azure_ad_token") and v]
 
-    def describe(self, model: Optional[str] = None) -> str:
+    def describe(self, model: str | None = None) -> str:
         """A key-free description of the endpoint, e.g. ``gpt-4o at https://api.openai.com/v1``."""
         suffix = " (azure)" if self.is_azure else ""
         return f"{model or self.model or '<model from request>'} at {self.base_url}{suffix}"
@@ -96,7 +110,7 @@ class OpenAIClient:
         return f"OpenAIClient({self.describe()})"
 
     @staticmethod
-    def _openai_kwargs(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    def _openai_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
         if not kwargs.get("api_key") and not os.environ.get("OPENAI_API_KEY"):
             base_url = str(kwargs.get("base_url") or "")
             if not base_url or base_url.startswith("https://api.openai.com"):
@@ -109,7 +123,7 @@ class OpenAIClient:
         return kwargs
 
     @staticmethod
-    def _azure_kwargs(kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    def _azure_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
         base_url = kwargs.pop("base_url", None)
         if not kwargs.get("azure_endpoint"):
             if not base_url:
@@ -122,15 +136,15 @@ class OpenAIClient:
             raise ValueError(
                 "Invalid llm_config: an api_type 'azure' entry needs 'api_version', e.g. \"api_version\": \"2024-02-01\"."
             )
-        if not (kwargs.get("api_key") or kwargs.get("azure_ad_token") or kwargs.get("azure_ad_token_provider")):
-            if not os.environ.get("AZURE_OPENAI_API_KEY"):
-                raise ValueError(
-                    "Invalid llm_config: no credentials for the Azure endpoint. Add \"api_key\" (or \"azure_ad_token\") "
-                    "to the config_list entry or set the AZURE_OPENAI_API_KEY environment variable."
-                )
+        has_credentials = kwargs.get("api_key") or kwargs.get("azure_ad_token") or kwargs.get("azure_ad_token_provider")
+        if not has_credentials and not os.environ.get("AZURE_OPENAI_API_KEY"):
+            raise ValueError(
+                'Invalid llm_config: no credentials for the Azure endpoint. Add "api_key" (or "azure_ad_token") '
+                "to the config_list entry or set the AZURE_OPENAI_API_KEY environment variable."
+            )
         return kwargs
 
-    def _async_client(self) -> Union[openai.AsyncOpenAI, openai.AsyncAzureOpenAI]:
+    def _async_client(self) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
         # An async HTTP connection pool belongs to one event loop, so keep one client per loop.
         loop = asyncio.get_running_loop()
         client = self._async_clients.get(loop)
@@ -139,8 +153,11 @@ class OpenAIClient:
             self._async_clients[loop] = client
         return client
 
-    def _request_params(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        params = dict(params)
+    def _request_params(self, params_in: dict[str, Any]) -> dict[str, Any]:
+        params = {k: v for k, v in params_in.items() if k in _CREATE_PARAMETERS}
+        extra = {k: v for k, v in params_in.items() if k not in _CREATE_PARAMETERS}
+        if extra:
+            params["extra_body"] = {**extra, **(params_in.get("extra_body") or {})}
         if self.is_azure and isinstance(params.get("model"), str):
             params["model"] = params["model"].replace(".", "")  # Azure deployment names cannot contain dots
         if params.get("stream"):
@@ -163,7 +180,7 @@ class OpenAIClient:
             )
         return err
 
-    def create(self, params: Dict[str, Any]) -> ChatCompletion:
+    def create(self, params: dict[str, Any]) -> ChatCompletion:
         """Send one chat-completions request (streamed when ``params["stream"]`` is true)."""
         params = self._request_params(params)
         try:
@@ -182,7 +199,7 @@ class OpenAIClient:
                 raise
             raise translated from err
 
-    async def a_create(self, params: Dict[str, Any]) -> ChatCompletion:
+    async def a_create(self, params: dict[str, Any]) -> ChatCompletion:
         """Async twin of ``create`` on ``openai.AsyncOpenAI``."""
         params = self._request_params(params)
         client = self._async_client()
@@ -202,7 +219,7 @@ class OpenAIClient:
                 raise
             raise translated from err
 
-    def message_retrieval(self, response: ChatCompletion) -> List[Union[str, ChatCompletionMessage]]:
+    def message_retrieval(self, response: ChatCompletion) -> list[str | ChatCompletionMessage]:
         """Return each choice's text, or its message object when it calls a tool or function."""
         return [
             choice.message
@@ -221,7 +238,7 @@ class OpenAIClient:
         )
 
     @staticmethod
-    def get_usage(response: ChatCompletion) -> Dict[str, Any]:
+    def get_usage(response: ChatCompletion) -> dict[str, Any]:
         """Return the classic usage dict: prompt/completion/total tokens, cost and model."""
         usage = response.usage
         return {

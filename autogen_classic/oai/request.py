@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Union
 
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
@@ -21,6 +22,7 @@ __all__ = [
     "PreparedCall",
     "decode_cached",
     "encode_for_cache",
+    "formatted_retrieval",
     "instantiate",
     "legacy_disk_cache",
     "prepare_call",
@@ -51,10 +53,12 @@ WRAPPER_KEYS = frozenset(
 _PER_CALL_ATTRIBUTES = ("message_retrieval_function", "config_id", "pass_filter")
 _CACHE_FORMAT = "autogen_classic.chat_completion.v1"
 
-Template = Union[str, Callable[[Dict[str, Any]], str], None]
+Template = Union[str, Callable[[dict[str, Any]], str], None]
 
 
-def instantiate(template: Template, context: Optional[Dict[str, Any]] = None, allow_format_str_template: bool = False) -> Any:
+def instantiate(
+    template: Template, context: dict[str, Any] | None = None, allow_format_str_template: bool = False
+) -> Any:
     """Fill a prompt template from ``context``.
 
     Args:
@@ -80,7 +84,11 @@ def response_format_param(response_format: Any) -> Any:
         except ImportError:  # the SDK moved its helper: build the same shape by hand
             return {
                 "type": "json_schema",
-                "json_schema": {"name": response_format.__name__, "schema": response_format.model_json_schema(), "strict": True},
+                "json_schema": {
+                    "name": response_format.__name__,
+                    "schema": response_format.model_json_schema(),
+                    "strict": True,
+                },
             }
     return response_format
 
@@ -89,22 +97,22 @@ def response_format_param(response_format: Any) -> Any:
 class PreparedCall:
     """Everything needed to run (or look up) one request against one ``config_list`` entry."""
 
-    params: Dict[str, Any]
+    params: dict[str, Any]
     cache: Any = None
-    cache_key: Optional[str] = None
-    filter_func: Optional[Callable[..., bool]] = None
-    context: Optional[Dict[str, Any]] = None
+    cache_key: str | None = None
+    filter_func: Callable[..., bool] | None = None
+    context: dict[str, Any] | None = None
     agent: Any = None
-    price: Optional[Price] = None
-    formatter: Optional[type] = None
-    extras: Dict[str, Any] = field(default_factory=dict)
+    price: Price | None = None
+    formatter: type | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
 
 
-_legacy_caches: Dict[Tuple[str, str], DiskCache] = {}
+_legacy_caches: dict[tuple[str, str], DiskCache] = {}
 _legacy_lock = threading.Lock()
 
 
-def legacy_disk_cache(seed: Union[int, str], root: str = LEGACY_CACHE_DIR) -> DiskCache:
+def legacy_disk_cache(seed: int | str, root: str = LEGACY_CACHE_DIR) -> DiskCache:
     """Return the process-wide disk cache for a legacy ``cache_seed`` (opened once, reused)."""
     key = (os.path.abspath(root), str(seed))
     with _legacy_lock:
@@ -122,7 +130,9 @@ def _check_cache(cache: Any) -> Any:
     return cache
 
 
-def prepare_call(create_config: Dict[str, Any], entry_config: Dict[str, Any], convert_response_format: bool) -> PreparedCall:
+def prepare_call(
+    create_config: dict[str, Any], entry_config: dict[str, Any], convert_response_format: bool
+) -> PreparedCall:
     """Merge the ``create`` arguments with one entry and split them into request and wrapper settings.
 
     Settings from ``llm_config``/``config_list`` take precedence over ``create`` keyword
@@ -150,7 +160,9 @@ def prepare_call(create_config: Dict[str, Any], entry_config: Dict[str, Any], co
     if context:
         allow = bool(extras.get("allow_format_str_template", False))
         params["messages"] = [
-            {**m, "content": instantiate(m["content"], context, allow)} if isinstance(m, dict) and m.get("content") else m
+            {**m, "content": instantiate(m["content"], context, allow)}
+            if isinstance(m, dict) and m.get("content")
+            else m
             for m in messages
         ]
     formatter = None
@@ -193,13 +205,13 @@ def decode_cached(value: Any) -> Any:
     return value
 
 
-def formatted_retrieval(retrieve: Callable[[Any], List[Any]], formatter: Optional[type]) -> Callable[[Any], List[Any]]:
+def formatted_retrieval(retrieve: Callable[[Any], list[Any]], formatter: type | None) -> Callable[[Any], list[Any]]:
     """Wrap a client's ``message_retrieval`` so structured output is shown through ``formatter.format()``."""
     if formatter is None or not callable(getattr(formatter, "format", None)):
         return retrieve
 
-    def retrieval(response: Any) -> List[Any]:
-        out: List[Any] = []
+    def retrieval(response: Any) -> list[Any]:
+        out: list[Any] = []
         for item in retrieve(response):
             if isinstance(item, str):
                 try:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any, FrozenSet, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["SECRET_KEYS", "is_secret_key", "redact", "scrub_text"]
 
-SECRET_KEYS: FrozenSet[str] = frozenset(
+SECRET_KEYS: frozenset[str] = frozenset(
     {
         "api_key",
         "admin_api_key",

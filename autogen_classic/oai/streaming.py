@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from termcolor import colored
@@ -14,11 +14,11 @@ __all__ = ["StreamAccumulator"]
 
 class _ChoiceState:
     def __init__(self) -> None:
-        self.content: Optional[str] = None
-        self.refusal: Optional[str] = None
-        self.finish_reason: Optional[str] = None
-        self.function_call: Optional[Dict[str, str]] = None
-        self.tool_calls: Dict[int, Dict[str, Any]] = {}
+        self.content: str | None = None
+        self.refusal: str | None = None
+        self.finish_reason: str | None = None
+        self.function_call: dict[str, str] | None = None
+        self.tool_calls: dict[int, dict[str, Any]] = {}
         self.pieces = 0
 
 
@@ -32,9 +32,9 @@ class StreamAccumulator:
     def __init__(self, echo: bool = True) -> None:
         self._echo = echo
         self._printed = False
-        self._choices: Dict[int, _ChoiceState] = {}
-        self._first: Optional[ChatCompletionChunk] = None
-        self._usage: Optional[Dict[str, Any]] = None
+        self._choices: dict[int, _ChoiceState] = {}
+        self._first: ChatCompletionChunk | None = None
+        self._usage: dict[str, Any] | None = None
 
     def add(self, chunk: ChatCompletionChunk) -> None:
         """Fold one chunk into the result, printing its text."""
@@ -82,7 +82,7 @@ class StreamAccumulator:
             IOStream.get_default().print("", flush=True)
             self._printed = False
 
-    def result(self, params: Dict[str, Any]) -> ChatCompletion:
+    def result(self, params: dict[str, Any]) -> ChatCompletion:
         """Return the assembled completion.
 
         Args:
@@ -91,10 +91,10 @@ class StreamAccumulator:
         self.finish()
         if self._first is None:
             raise ValueError("the streamed response contained no chunks")
-        choices: List[Dict[str, Any]] = []
+        choices: list[dict[str, Any]] = []
         for index in sorted(self._choices):
             state = self._choices[index]
-            message: Dict[str, Any] = {"role": "assistant", "content": state.content}
+            message: dict[str, Any] = {"role": "assistant", "content": state.content}
             if state.refusal:
                 message["refusal"] = state.refusal
             if state.function_call is not None:
@@ -115,7 +115,7 @@ class StreamAccumulator:
             }
         )
 
-    def _estimate_usage(self, params: Dict[str, Any]) -> Dict[str, int]:
+    def _estimate_usage(self, params: dict[str, Any]) -> dict[str, int]:
         # The server sent no usage chunk: count the prompt offline and one token per piece.
         completion = sum(state.pieces for state in self._choices.values())
         prompt = 0
@@ -123,6 +123,6 @@ class StreamAccumulator:
             from ..token_count_utils import count_token
 
             prompt = int(count_token(params.get("messages", []), str(params.get("model") or "gpt-4o")))
-        except Exception:  # the estimate is best effort; usage is informative only
+        except Exception:  # noqa: BLE001 - the estimate is best effort; usage is informative only
             prompt = 0
         return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

@@ -358,6 +358,7 @@ class ScriptedOpenAIServer:
 def _make_handler(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, as the openai client pools connections
+        disable_nagle_algorithm = True  # headers and body go out as separate writes; avoid delayed-ACK stalls
         timeout = 30  # idle keep-alive connections eventually free their thread
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
