@@ -61,6 +61,13 @@ class ChatDriverMixin:
         if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0):
             raise ValueError(f"max_turns must be a non-negative int or None; got {max_turns!r}.")
         validate_summary_method(summary_method)
+        if summary_method == "reflection_with_llm" and getattr(self, "client", None) is None and \
+                getattr(recipient, "client", None) is None:
+            # Checked before the chat runs, so a long chat is not lost to a missing model at the very end.
+            raise ValueError(
+                "summary_method='reflection_with_llm' needs a model: give the sender or the recipient an llm_config, "
+                "or use summary_method='last_msg'."
+            )
         if summary_args is not None and not isinstance(summary_args, dict):
             raise TypeError(f"summary_args must be a dict; got {type(summary_args).__name__}.")
 
@@ -110,8 +117,8 @@ class ChatDriverMixin:
         Returns:
             ChatResult: the history, summary, cost and human input of the chat.
         """
-        summary_args = dict(summary_args or {})
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
+        summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
         for agent in (self, recipient):
             agent._raise_exception_on_async_reply_functions()
             agent.previous_cache = agent.client_cache
@@ -149,8 +156,8 @@ class ChatDriverMixin:
         **kwargs: Any,
     ) -> ChatResult:
         """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
-        summary_args = dict(summary_args or {})
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
+        summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
         for agent in (self, recipient):
             agent.previous_cache = agent.client_cache
             agent.client_cache = cache
@@ -223,19 +230,29 @@ class ChatDriverMixin:
 
     def initiate_chats(self, chat_queue: list[dict[str, Any]]) -> list[ChatResult]:
         """Run a sequence of chats from this agent, with carryover; see ``autogen_classic.initiate_chats``."""
-        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
+        queue = _with_sender(chat_queue, self)
         self._finished_chats = initiate_chats(queue)
         return self._finished_chats
 
     async def a_initiate_chats(self, chat_queue: list[dict[str, Any]]) -> dict[int, ChatResult]:
         """(async) Run chats from this agent, concurrently where prerequisites allow."""
-        queue = [{**info, "sender": info.get("sender") or self} for info in chat_queue]
+        queue = _with_sender(chat_queue, self)
         self._finished_chats = await a_initiate_chats(queue)  # type: ignore[assignment]
         return self._finished_chats  # type: ignore[return-value]
 
     def get_chat_results(self, chat_index: Optional[int] = None) -> Union[list[ChatResult], ChatResult]:
         """The results of ``initiate_chats`` (all, or one)."""
         return self._finished_chats if chat_index is None else self._finished_chats[chat_index]
+
+
+def _with_sender(chat_queue: Any, sender: Any) -> Any:
+    """The queue with ``sender`` filled in where an entry has none; anything malformed is left for the
+    queue check to report (naming the bad entry)."""
+    if not isinstance(chat_queue, list):
+        return chat_queue
+    return [
+        {**info, "sender": info.get("sender") or sender} if isinstance(info, dict) else info for info in chat_queue
+    ]
 
 
 def reflection_with_llm_summary(sender: ConversableAgent, recipient: Optional[ConversableAgent], summary_args: dict) -> str:
@@ -253,11 +270,18 @@ def reflection_with_llm_summary(sender: ConversableAgent, recipient: Optional[Co
         from openai import BadRequestError
     except ImportError:  # pragma: no cover - openai is a core dependency
         BadRequestError = Exception  # type: ignore[misc,assignment]
+    from ..oai.errors import AllEndpointsFailedError
+
     try:
         summary = sender._reflection_with_llm(prompt, messages, llm_agent=agent, cache=summary_args.get("cache"),
                                               role=role)
-    except BadRequestError as e:
-        warnings.warn(f"Cannot extract summary using reflection_with_llm: {e}. Using an empty str as summary.",
+    except (BadRequestError, AllEndpointsFailedError) as e:
+        # A rejected summary request (HTTP 400) leaves an empty summary, as classic AutoGen does;
+        # the client layer wraps the endpoint's error, so look at the error it gave up on.
+        cause = e.last_error if isinstance(e, AllEndpointsFailedError) else e
+        if not isinstance(cause, BadRequestError):
+            raise
+        warnings.warn(f"Cannot extract summary using reflection_with_llm: {cause}. Using an empty str as summary.",
                       UserWarning)
         return ""
     if isinstance(summary, dict):

@@ -67,6 +67,11 @@ def to_oai_message(
 
     if message.get("role") in ("function", "tool"):
         oai_message["role"] = message["role"]
+        content = oai_message.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            # A function from function_map may return a number or a dict: the endpoint (and the
+            # termination check) need text, so the result is stored as its string form.
+            oai_message["content"] = str(content)
         if "tool_responses" in oai_message:
             # Copies, so that the sender's stored message is not rewritten by the receiver.
             oai_message["tool_responses"] = [

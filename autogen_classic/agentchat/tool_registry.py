@@ -6,6 +6,8 @@ import re
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
+from pydantic import ConfigDict, validate_call
+
 from ..tools.tool import Tool
 
 if TYPE_CHECKING:
@@ -151,10 +153,24 @@ class ToolRegistryMixin:
             from ..tools.execution import wrap_function
 
             registered = Tool(func_or_tool=func_or_tool, name=name)
-            self.register_function({registered.name: wrap_function(registered.func)})
+            wrapped = wrap_function(_validating(registered.func))
+            wrapped._origin = registered.func  # type: ignore[attr-defined]
+            self.register_function({registered.name: wrapped})
             return registered
 
         return decorator
+
+
+def _validating(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` with its arguments checked and converted from the type hints (pydantic), as classic AutoGen
+    does: a model's ``"2"`` for an ``int`` becomes ``2``, and wrong arguments give a validation error that
+    goes back to the model as the call's result. Signatures pydantic cannot handle are left unchecked."""
+    try:
+        # Titled with the plain name, so errors read "... validation errors for add" as the model saw it.
+        title = getattr(func, "__name__", None)
+        return validate_call(func, config=ConfigDict(title=title) if title else None)  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - e.g. exotic annotations: run the function as given
+        return func
 
 
 def register_function(

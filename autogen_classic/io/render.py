@@ -35,7 +35,8 @@ def content_to_text(content: Any) -> str:
                 parts.append("<image>")
             else:
                 parts.append(str(item))
-        return " ".join(parts)
+        # Parts are joined without a separator, as the classic console shows them.
+        return "".join(parts)
     return str(content)
 
 
