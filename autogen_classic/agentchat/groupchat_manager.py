@@ -310,7 +310,7 @@ def chat_rounds(
     is_manager = isinstance(manager, GroupChatManager)
 
     if getattr(groupchat, "send_introductions", False):
-        # Not appended to groupchat.messages: the group chat adds its own introductions to selection prompts.
+        # Sent to each participant only; not appended to groupchat.messages (as in the classic design).
         intro = groupchat.introductions_msg()
         for agent in groupchat.agents:
             yield Send(manager, intro, agent)
