@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from typing import Any, Union
+from typing import Union
 
 __all__ = [
     "count_token",

@@ -71,12 +71,21 @@ class ChatDriverMixin:
         if summary_args is not None and not isinstance(summary_args, dict):
             raise TypeError(f"summary_args must be a dict; got {type(summary_args).__name__}.")
 
-    def _chat_result(self, recipient: "ConversableAgent", summary_method: Any, summary_args: dict, cache: Any,
-                     ) -> ChatResult:
-        summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
+    def _lend_cache(self, recipient: "ConversableAgent", cache: Any) -> None:
+        """Both agents use ``cache`` for this chat; their own caches come back with ``_return_cache``."""
+        for agent in (self, recipient):
+            agent.previous_cache = agent.client_cache
+            agent.client_cache = cache
+
+    def _return_cache(self, recipient: "ConversableAgent") -> None:
         for agent in (self, recipient):
             agent.client_cache = agent.previous_cache
             agent.previous_cache = None
+
+    def _chat_result(self, recipient: "ConversableAgent", summary_method: Any, summary_args: dict, cache: Any,
+                     ) -> ChatResult:
+        summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
+        self._return_cache(recipient)
         from ..oai.usage import gather_usage_summary
 
         return ChatResult(
@@ -121,8 +130,7 @@ class ChatDriverMixin:
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
         for agent in (self, recipient):
             agent._raise_exception_on_async_reply_functions()
-            agent.previous_cache = agent.client_cache
-            agent.client_cache = cache
+        self._lend_cache(recipient, cache)
         try:
             if isinstance(max_turns, int):
                 self._prepare_chat(recipient, clear_history, reply_at_receive=False)
@@ -138,8 +146,7 @@ class ChatDriverMixin:
                 self._prepare_chat(recipient, clear_history)
                 self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
         except BaseException:
-            for agent in (self, recipient):
-                agent.client_cache = agent.previous_cache
+            self._return_cache(recipient)
             raise
         return self._chat_result(recipient, summary_method, summary_args, cache)
 
@@ -158,9 +165,7 @@ class ChatDriverMixin:
         """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
-        for agent in (self, recipient):
-            agent.previous_cache = agent.client_cache
-            agent.client_cache = cache
+        self._lend_cache(recipient, cache)
         try:
             if isinstance(max_turns, int):
                 self._prepare_chat(recipient, clear_history, reply_at_receive=False)
@@ -176,8 +181,7 @@ class ChatDriverMixin:
                 self._prepare_chat(recipient, clear_history)
                 await self.a_send(await self._a_first_message(recipient, message, kwargs), recipient, silent=silent)
         except BaseException:
-            for agent in (self, recipient):
-                agent.client_cache = agent.previous_cache
+            self._return_cache(recipient)
             raise
         return self._chat_result(recipient, summary_method, summary_args, cache)
 

@@ -35,3 +35,22 @@ class AbstractCache(Protocol):
         exc_value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None: ...
+
+
+class ClosingContextManager:
+    """``with store: ...`` closes the store on exit; shared by every cache class."""
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+

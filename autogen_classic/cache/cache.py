@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
-from types import TracebackType
 from typing import Any, ClassVar
 
+from .abstract_cache_base import ClosingContextManager
 from .disk_cache import DiskCache
 from .in_memory_cache import InMemoryCache
+
+
 
 __all__ = ["Cache"]
 
 
-class Cache:
+class Cache(ClosingContextManager):
     """A response cache chosen by configuration; use ``Cache.disk()`` or ``Cache.in_memory()``.
 
     Pass it to ``initiate_chat(..., cache=cache)`` or ``OpenAIWrapper.create(cache=cache)``:
@@ -91,16 +93,6 @@ class Cache:
         """Release the underlying store (a disk cache reopens itself if used again)."""
         self.cache.close()
 
-    def __enter__(self) -> Cache:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"Cache({self.cache!r})"

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
-from types import TracebackType
 from typing import Any
 
 import diskcache
 
+from .abstract_cache_base import ClosingContextManager
+
 __all__ = ["DiskCache"]
 
 
-class DiskCache:
+class DiskCache(ClosingContextManager):
     """Stores responses in a ``diskcache`` directory (SQLite in WAL mode plus files).
 
     Several processes may open the same directory at once: every ``get``/``set`` is a
@@ -50,16 +51,6 @@ class DiskCache:
     def __len__(self) -> int:
         return len(self._store())
 
-    def __enter__(self) -> DiskCache:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"DiskCache(directory={self.directory!r})"

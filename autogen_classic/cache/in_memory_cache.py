@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
-from types import TracebackType
 from typing import Any
+
+from .abstract_cache_base import ClosingContextManager
 
 __all__ = ["InMemoryCache"]
 
 
-class InMemoryCache:
+class InMemoryCache(ClosingContextManager):
     """Keeps responses in a dict for the life of the object (lost when the process exits).
 
     Args:
@@ -40,13 +41,3 @@ class InMemoryCache:
     def __len__(self) -> int:
         return len(self._data)
 
-    def __enter__(self) -> InMemoryCache:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
