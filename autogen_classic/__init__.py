@@ -39,6 +39,7 @@ from .oai import (
     gather_usage_summary,
     get_config_list,
 )
+from .oai.default_config import default_llm_config
 from .tools.tool import Tool, tool
 from .version import __version__
 
@@ -70,6 +71,7 @@ __all__ = [
     "a_initiate_chats",
     "config_list_from_json",
     "config_list_openai_aoai",
+    "default_llm_config",
     "filter_config",
     "gather_usage_summary",
     "get_config_list",

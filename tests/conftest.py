@@ -1,4 +1,4 @@
-"""Shared fixtures: a scripted OpenAI server and a scripted console."""
+"""Shared fixtures: a scripted OpenAI server, a scripted console and the embedded model server."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Iterator
 import pytest
 
 from autogen_classic.io.base import IOStream
+from autogen_classic.local import EmbeddedServer, start_server, stop_server
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
 
@@ -42,3 +43,10 @@ def _fresh_colour_decision() -> Iterator[None]:
     can_colorize.cache_clear()
     yield
     can_colorize.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def embedded_server() -> Iterator[EmbeddedServer]:
+    """This process's embedded SmolLM2 server (``autogen_classic.local.start_server()``), shared by the session."""
+    yield start_server()
+    stop_server()

@@ -1,0 +1,69 @@
+"""Plumbing for the server child process: ports, thread count, parent-death signal, readiness probe."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import socket
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+
+HOST = "127.0.0.1"
+_PR_SET_PDEATHSIG = 1
+# The readiness probe must reach the loopback server directly, whatever HTTP(S)_PROXY says.
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def bind_probe(port: int) -> int:
+    """Bind ``port`` (0: any) on HOST the way uvicorn does and return the port; OSError when taken."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # uvicorn sets SO_REUSEADDR too, so a port in TIME_WAIT counts as free, a listening one as taken.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, port))
+        return int(sock.getsockname()[1])
+
+
+def free_port() -> int:
+    """A port on HOST that is free right now (another process may still take it first)."""
+    return bind_probe(0)
+
+
+def thread_count() -> int:
+    """min(CPUs available to this process, 4): more threads do not speed up a 135M model."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not available on macOS or Windows
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
+
+
+def parent_death_hook() -> Callable[[], None] | None:
+    """On Linux, a child-side hook asking the kernel to SIGTERM the child when this process dies."""
+    # PR_SET_PDEATHSIG fires when the forking *thread* ends, so only the main thread may rely on it.
+    if not sys.platform.startswith("linux") or threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved before fork, not in the child
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def hook() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != parent:  # the parent died before the request took effect
+            os._exit(1)
+
+    return hook
+
+
+def answers(url: str) -> bool:
+    """Whether GET ``url`` answers 200."""
+    try:
+        with _DIRECT.open(url, timeout=2) as response:
+            return int(response.status) == 200
+    except (urllib.error.URLError, OSError, ValueError):
+        return False

@@ -1,0 +1,237 @@
+"""The embedded model server: llama.cpp's OpenAI-compatible server in a child process on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ._process import HOST, answers, bind_probe, free_port, parent_death_hook, thread_count
+from .model_file import MODEL_NAME, check_available
+
+__all__ = ["HOST", "STARTUP_TIMEOUT", "EmbeddedServer", "EmbeddedServerError", "PortInUseError", "check_port"]
+
+STARTUP_TIMEOUT = 120.0
+_PORT_ATTEMPTS = 3
+_IN_USE_MARKER = "address already in use"
+
+
+class EmbeddedServerError(RuntimeError):
+    """The embedded model server process exited before it was ready or could not get a port."""
+
+
+class PortInUseError(ValueError):
+    """The port explicitly requested for the embedded model server is already in use."""
+
+
+class _PortTaken(Exception):
+    """Internal: the server lost the race for its port to another process."""
+
+
+def _port_in_use(port: int) -> PortInUseError:
+    return PortInUseError(
+        f"port={port}: port {port} on {HOST} is already in use. "
+        "Choose another port, or leave port out to use a free one."
+    )
+
+
+def check_port(port: int | None) -> None:
+    """Raise TypeError/ValueError unless ``port`` is None or a valid TCP port number."""
+    if port is None:
+        return
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise TypeError(f"port must be an int between 1 and 65535 or None, got {type(port).__name__}")
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port must be between 1 and 65535 or None, got {port}")
+
+
+class EmbeddedServer:
+    """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, in a child process.
+
+    Args:
+        port: the port on 127.0.0.1; None picks a free one (and retries if another process takes it first).
+        n_ctx: the context size in tokens.
+        n_threads: CPU threads for generation; None uses min(available CPUs, 4).
+        startup_timeout: seconds to wait for the server to answer before giving up.
+
+    Use ``start()``/``stop()`` or ``with EmbeddedServer() as server: ...``.
+    """
+
+    def __init__(
+        self,
+        port: int | None = None,
+        *,
+        n_ctx: int = 2048,
+        n_threads: int | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        check_port(port)
+        self._requested_port = port
+        self._n_ctx = n_ctx
+        self._n_threads = n_threads or thread_count()
+        self._startup_timeout = startup_timeout
+        self._port: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log_path: Path | None = None
+        self._owner_pid = os.getpid()
+
+    @property
+    def port(self) -> int | None:
+        """The port the server listens on (None before ``start()``)."""
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL, e.g. ``http://127.0.0.1:8123/v1``."""
+        if self._port is None:
+            raise EmbeddedServerError("The embedded model server has not been started; call start() first.")
+        return f"http://{HOST}:{self._port}/v1"
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the server (None when not started or stopped)."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def log_path(self) -> Path | None:
+        """The file receiving the server's output."""
+        return self._log_path
+
+    def is_alive(self) -> bool:
+        """Whether this process started the server and it is still running."""
+        # After a fork the child inherits this object but not the server: the parent owns it.
+        return self._process is not None and self._owner_pid == os.getpid() and self._process.poll() is None
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last ``lines`` lines of the server log ("" when there is none)."""
+        if self._log_path is None or not self._log_path.exists():
+            return ""
+        with open(self._log_path, "rb") as handle:
+            handle.seek(max(0, self._log_path.stat().st_size - 16384))
+            text = handle.read().decode("utf-8", errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+    def start(self) -> EmbeddedServer:
+        """Start the server and wait until it answers; a running server is left as is.
+
+        Raises:
+            LocalModelUnavailableError: the ``local`` extra is not installed.
+            PortInUseError: the requested port is taken.
+            EmbeddedServerError: the process exited early (the message holds the end of its log).
+            TimeoutError: it did not answer within ``startup_timeout`` seconds.
+        """
+        if self.is_alive():
+            return self
+        model = check_available()
+        requested = self._requested_port
+        if requested is not None:
+            try:
+                bind_probe(requested)
+            except OSError:
+                raise _port_in_use(requested) from None
+        deadline = time.monotonic() + self._startup_timeout
+        for _ in range(1 if requested is not None else _PORT_ATTEMPTS):
+            self._launch(model, requested if requested is not None else free_port())
+            try:
+                self._wait_until_ready(deadline)
+                return self
+            except _PortTaken:
+                self.stop()
+            except BaseException:  # e.g. KeyboardInterrupt while waiting: leave no server behind
+                self._terminate()
+                raise
+        if requested is not None:
+            raise _port_in_use(requested)
+        raise EmbeddedServerError(
+            f"The embedded model server lost the race for a free port {_PORT_ATTEMPTS} times; try again."
+        )
+
+    def _launch(self, model: Path, port: int) -> None:
+        fd, log_name = tempfile.mkstemp(prefix=f"autogen-classic-smollm2-{port}-", suffix=".log")
+        self._log_path, self._port, self._owner_pid = Path(log_name), port, os.getpid()
+        threads = str(self._n_threads)
+        command = [
+            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_NAME,
+            "--host", HOST, "--port", str(port), "--n_ctx", str(self._n_ctx),
+            "--n_threads", threads, "--n_threads_batch", threads,
+            "--use_mlock", "False",  # pinning the model in RAM only warns under containers' memlock limits
+            "--verbose", "False",
+        ]  # fmt: skip
+        options: dict[str, Any] = {}
+        if os.name == "posix":
+            # Its own session keeps a Ctrl-C meant for this program from killing the server under it.
+            options["start_new_session"] = True
+            hook = parent_death_hook()
+            if hook is not None:
+                options["preexec_fn"] = hook
+        with os.fdopen(fd, "wb") as log:
+            self._process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                **options,
+            )
+
+    def _wait_until_ready(self, deadline: float) -> None:
+        assert self._process is not None
+        url = f"{self.base_url}/models"
+        while True:
+            code = self._process.poll()
+            if code is not None:
+                tail = self.log_tail()
+                if _IN_USE_MARKER in tail.lower():
+                    raise _PortTaken()
+                self._process = None
+                raise EmbeddedServerError(
+                    f"The embedded model server exited with code {code} before it was ready. "
+                    f"End of its log {self._log_path}:\n{tail}"
+                )
+            # A 200 counts only while our process lives: another server may hold a lost port.
+            if answers(url) and self._process.poll() is None:
+                return
+            if time.monotonic() > deadline:
+                tail = self.log_tail()
+                self._terminate()
+                raise TimeoutError(
+                    f"The embedded model server did not answer at {url} within {self._startup_timeout:.0f} s "
+                    f"and was stopped. End of its log {self._log_path}:\n{tail}"
+                )
+            time.sleep(0.2)
+
+    def _terminate(self, timeout: float = 10.0) -> None:
+        process, self._process = self._process, None
+        if process is None or self._owner_pid != os.getpid():
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after ``timeout`` seconds) and remove its log."""
+        self._terminate(timeout)
+        if self._log_path is not None and self._owner_pid == os.getpid():
+            self._log_path.unlink(missing_ok=True)
+            self._log_path = None
+
+    def __enter__(self) -> EmbeddedServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        where = "not started" if self._port is None else f"base_url={self.base_url!r}"
+        return f"EmbeddedServer({where}, pid={self.pid}, alive={self.is_alive()})"
