@@ -21,10 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 from termcolor import colored
 
+import openai
+
 from ..coding.utils import content_str
 from ..io import IOStream
+from ..oai.errors import AllEndpointsFailedError
 from .conversable_agent import ConversableAgent
 from .selection_trace import SelectionAttempt, SelectionRecord
+from .structured_selection import (
+    addressed_agent,
+    parse_structured_answer,
+    selection_response_format,
+    structured_prompt_messages,
+    uses_structured_selection,
+)
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -174,6 +184,8 @@ class SpeakerSelectorChat:
         _register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
         self._transforms: Any = None
         self._session: _Session | None = None
+        # Set when the endpoint rejected the structured request: the classic path runs from then on.
+        self.structured_rejected: str | None = None
 
     @property
     def client(self) -> Any:
@@ -238,13 +250,26 @@ class SpeakerSelectorChat:
         record: SelectionRecord,
     ) -> Agent:
         """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
-        start = self._begin(groupchat, messages, agents, record)
         before = _usage_totals(self.client)
         try:
-            self.checking_agent.initiate_chat(self.speaker_selection_agent, **self._chat_kwargs(groupchat, start))
-        except BaseException:
-            self._end_session()
-            raise
+            addressed = self._addressed(groupchat, agents, record)
+            if addressed is not None:
+                return addressed
+            if self._structured(groupchat):
+                request = self._structured_request(groupchat, messages, agents)
+                try:
+                    response = self.client.create(**request)
+                except (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError) as err:
+                    response = self._structured_refused(groupchat, err)
+                chosen = self._structured_outcome(groupchat, response, agents, record)
+                if chosen is not None:
+                    return chosen
+            start = self._begin(groupchat, messages, agents, record)
+            try:
+                self.checking_agent.initiate_chat(self.speaker_selection_agent, **self._chat_kwargs(groupchat, start))
+            except BaseException:
+                self._end_session()
+                raise
         finally:
             record.usage = _usage_delta(before, _usage_totals(self.client))
         return self._finish(groupchat, last_speaker)
@@ -254,18 +279,98 @@ class SpeakerSelectorChat:
         record: SelectionRecord,
     ) -> Agent:
         """(async) Run one selection; see :meth:`run`."""
-        start = self._begin(groupchat, messages, agents, record)
         before = _usage_totals(self.client)
         try:
-            await self.checking_agent.a_initiate_chat(
-                self.speaker_selection_agent, **self._chat_kwargs(groupchat, start)
-            )
-        except BaseException:
-            self._end_session()
-            raise
+            addressed = self._addressed(groupchat, agents, record)
+            if addressed is not None:
+                return addressed
+            if self._structured(groupchat):
+                request = self._structured_request(groupchat, messages, agents)
+                try:
+                    response = await self.client.a_create(**request)
+                except (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError) as err:
+                    response = self._structured_refused(groupchat, err)
+                chosen = self._structured_outcome(groupchat, response, agents, record)
+                if chosen is not None:
+                    return chosen
+            start = self._begin(groupchat, messages, agents, record)
+            try:
+                await self.checking_agent.a_initiate_chat(
+                    self.speaker_selection_agent, **self._chat_kwargs(groupchat, start)
+                )
+            except BaseException:
+                self._end_session()
+                raise
         finally:
             record.usage = _usage_delta(before, _usage_totals(self.client))
         return self._finish(groupchat, last_speaker)
+
+    # ------------------------------------------------------------- structured selection
+    def _structured(self, groupchat: GroupChat) -> bool:
+        return self.structured_rejected is None and uses_structured_selection(groupchat, self.llm_config_snapshot)
+
+    def _addressed(self, groupchat: GroupChat, agents: list[Agent], record: SelectionRecord) -> Agent | None:
+        """The candidate the last group message addresses by name, when that rule is on (no model call)."""
+        wanted = groupchat.select_speaker_auto_addressed
+        if wanted is False or (wanted is None and not self._structured(groupchat)):
+            return None
+        chosen = addressed_agent(groupchat.messages[-1] if groupchat.messages else None, agents)
+        if chosen is not None:
+            record.reason = f"auto: the last message addresses {chosen.name} by name (no model call)"
+            if groupchat.select_speaker_auto_verbose:
+                text = f">>>>>>>> The last message addresses {chosen.name}; no model call needed."
+                IOStream.get_default().print(colored(text, "green"), flush=True)
+        return chosen
+
+    def _structured_request(
+        self, groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent]
+    ) -> dict[str, Any]:
+        transforms = groupchat.select_speaker_transform_messages
+        seen = transforms._transform_messages(messages) if transforms is not None and messages else messages
+        return {
+            "messages": structured_prompt_messages(groupchat, seen, agents),
+            "response_format": selection_response_format(agents),
+            "cache": None,  # selections are never answered from a cache
+        }
+
+    def _structured_refused(self, groupchat: GroupChat, err: Exception) -> None:
+        """Turn structured selection off when the endpoint refused the request format; re-raise other failures."""
+        errors = [a.error for a in err.attempts] if isinstance(err, AllEndpointsFailedError) else [err]
+        if not errors or not all(isinstance(e, (openai.BadRequestError, openai.UnprocessableEntityError)) for e in errors):
+            raise err
+        self.structured_rejected = str(err).splitlines()[-1].strip()
+        warnings.warn(
+            "The speaker selection endpoint refused the structured request "
+            f"({self.structured_rejected}); 'auto' selection uses the classic free-text prompt from now on. "
+            "Set 'structured_output': False in its config_list entry (or select_speaker_structured_output=False) "
+            "to skip the attempt.",
+            UserWarning,
+            stacklevel=5,
+        )
+        return None
+
+    def _structured_outcome(
+        self, groupchat: GroupChat, response: Any, agents: list[Agent], record: SelectionRecord
+    ) -> Agent | None:
+        """Record the structured answer; return the chosen agent, or None to continue on the classic path."""
+        if response is None:
+            return None
+        texts = self.client.extract_text_or_completion_object(response)
+        text = texts[0] if texts and isinstance(texts[0], str) else ""
+        chosen = parse_structured_answer(text, agents)
+        outcome = "selected" if chosen is not None else "invalid"
+        mentions = {chosen.name: 1} if chosen is not None else {}
+        record.attempts.append(SelectionAttempt("structured", text, mentions, outcome))  # type: ignore[arg-type]
+        if groupchat.select_speaker_auto_verbose:
+            out = IOStream.get_default()
+            if chosen is not None:
+                out.print(colored(f">>>>>>>> Structured speaker selection chose: {chosen.name}", "green"), flush=True)
+            else:
+                out.print(colored(">>>>>>>> Structured speaker selection named no candidate; asking again in "
+                                  "free text.", "red"), flush=True)
+        if chosen is not None:
+            record.reason = f"auto: the model chose {chosen.name} (structured answer, one call)"
+        return chosen
 
     def _end_session(self) -> _Session | None:
         session, self._session = self._session, None

@@ -73,6 +73,12 @@ class GroupChat:
         select_speaker_auto_llm_config: the model configuration of the "auto" selector (default: the
             manager's ``llm_config``).
         role_for_select_speaker_messages: the role of the selector prompts, usually "system" or "user".
+        select_speaker_structured_output: whether "auto" asks the model for a JSON answer constrained to the
+            eligible names (one call, no requery): None (default) when every endpoint of the selector's
+            ``config_list`` declares ``structured_output``, True always, False never (the classic prompt).
+        select_speaker_auto_addressed: whether "auto" takes, without asking the model, the one candidate the
+            last message addresses by name ("Coder, please ...", "@coder"): None (default) together with
+            structured selection, True always, False never.
         eligibility_policies: objects with ``is_eligible(agent, ctx)``; an agent is a candidate only if all
             accept it. Not applied when a custom selection function returns an agent directly.
     """
@@ -114,6 +120,8 @@ class GroupChat:
     select_speaker_auto_model_client_cls: type | list[type] | None = None
     select_speaker_auto_llm_config: dict[str, Any] | Literal[False] | None = None
     role_for_select_speaker_messages: str | None = "system"
+    select_speaker_structured_output: bool | None = None
+    select_speaker_auto_addressed: bool | None = None
     eligibility_policies: list[Any] = field(default_factory=list)
 
     _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
@@ -161,6 +169,17 @@ class GroupChat:
             raise TypeError(
                 "select_speaker_auto_llm_config must be None, False or an llm_config dict (with a 'config_list'), "
                 f"got {type(self.select_speaker_auto_llm_config).__name__}."
+            )
+        if not (self.select_speaker_structured_output is None or isinstance(self.select_speaker_structured_output, bool)):
+            raise TypeError(
+                "select_speaker_structured_output must be None (use it when every endpoint declares "
+                "'structured_output'), True or False, "
+                f"got {type(self.select_speaker_structured_output).__name__}."
+            )
+        if not (self.select_speaker_auto_addressed is None or isinstance(self.select_speaker_auto_addressed, bool)):
+            raise TypeError(
+                "select_speaker_auto_addressed must be None (on together with structured selection), True or False, "
+                f"got {type(self.select_speaker_auto_addressed).__name__}."
             )
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
 

@@ -9,7 +9,7 @@ the key and the fix; secret values are never echoed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 import openai
 from pydantic import (
@@ -73,6 +73,10 @@ _HINTS: dict[str, str] = {
     ),
     "stop": "use a string or a list of strings",
     "filter_func": "use a function (context, response) -> bool",
+    "structured_output": (
+        "use 'json_schema' (OpenAI's structured outputs), 'json_object' (a JSON object constrained by a 'schema', "
+        "as llama-cpp-python takes it) or False when the endpoint has no structured output"
+    ),
 }
 
 Number = Union[StrictFloat, StrictInt]
@@ -107,6 +111,7 @@ class _Settings(BaseModel):
     response_format: dict[StrictStr, Any] | type | None = None
     stop: StrictStr | list[StrictStr] | None = None
     filter_func: Callable[..., Any] | None = None
+    structured_output: Literal["json_schema", "json_object"] | Literal[False] | None = None
 
     @field_validator("price", mode="before")
     @classmethod

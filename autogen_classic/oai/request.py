@@ -46,6 +46,7 @@ WRAPPER_KEYS = frozenset(
         "tags",
         "price",
         "model_client_cls",
+        "structured_output",
     }
 )
 
@@ -90,6 +91,18 @@ def response_format_param(response_format: Any) -> Any:
                     "strict": True,
                 },
             }
+    return response_format
+
+
+def json_object_form(response_format: Any) -> Any:
+    """Return a ``json_schema`` response format in the form llama-cpp-python takes.
+
+    Endpoints declared with ``"structured_output": "json_object"`` constrain a JSON object by a
+    ``schema`` next to ``"type": "json_object"``; any other value is returned unchanged.
+    """
+    if isinstance(response_format, dict) and response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        return {"type": "json_object", "schema": schema} if schema else {"type": "json_object"}
     return response_format
 
 
@@ -171,6 +184,8 @@ def prepare_call(
         formatter = response_format
         if convert_response_format:
             params["response_format"] = response_format_param(response_format)
+    if extras.get("structured_output") == "json_object":
+        params["response_format"] = json_object_form(params.get("response_format"))
     cache = _check_cache(extras.get("cache"))
     cache_seed = extras.get("cache_seed", LEGACY_DEFAULT_CACHE_SEED)
     if cache is None and cache_seed is not None:

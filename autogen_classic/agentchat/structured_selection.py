@@ -1,0 +1,173 @@
+"""Structured "auto" selection: one model call whose answer is a JSON object naming an eligible speaker.
+
+When every endpoint of the selector's configuration declares structured output (the config entry key
+``structured_output``: ``"json_schema"`` for OpenAI-style endpoints, ``"json_object"`` for
+llama-cpp-python), or the group chat asks for it (``select_speaker_structured_output=True``), the
+selector is asked for ``{"speaker": <name>}`` with the name constrained to the eligible candidates.
+The endpoint's grammar makes any other answer impossible, so one call decides and no requery is needed.
+
+The prompt is compact on purpose: small models lose track in the classic layout (a long system
+message, the whole history as separate turns whose speaker names most chat templates drop). Here the
+model reads one user message holding the last few messages as ``name: text`` lines, the candidates
+with their descriptions, and the question.
+
+An answer that still names no single candidate (an endpoint that ignores the schema) falls back to the
+classic free-text path for that selection; an endpoint that rejects the request format turns structured
+selection off for the group chat (the classic path runs from then on) with one warning.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..coding.utils import content_str
+
+if TYPE_CHECKING:
+    from .agent import Agent
+    from .groupchat import GroupChat
+
+__all__ = [
+    "HISTORY_WINDOW",
+    "MESSAGE_CHARS",
+    "addressed_agent",
+    "parse_structured_answer",
+    "selection_response_format",
+    "structured_prompt_messages",
+    "uses_structured_selection",
+]
+
+# How much of the conversation the selector reads: the last few messages, each clipped. The latest
+# message carries the hand-off ("Coder, please ..."), so clipping keeps the end of long messages.
+HISTORY_WINDOW = 4
+MESSAGE_CHARS = 360
+
+STRUCTURED_KINDS = ("json_schema", "json_object")
+
+
+def uses_structured_selection(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+    """Whether "auto" selection asks the model for a structured answer.
+
+    ``select_speaker_structured_output`` decides when set (True/False); when None, structured
+    selection is used if every endpoint of ``llm_config`` declares ``structured_output``.
+    """
+    wanted = groupchat.select_speaker_structured_output
+    if wanted is not None:
+        return bool(wanted)
+    entries = llm_config.get("config_list") or [llm_config]
+    return all(
+        {**llm_config, **entry}.get("structured_output") in STRUCTURED_KINDS
+        for entry in entries
+        if isinstance(entry, dict)
+    )
+
+
+def _vocative_pattern(name: str) -> re.Pattern[str]:
+    # "Coder, please ...", "... done. critic: review it", "@coder", "can you check this, tester?"
+    alternatives = "|".join(re.escape(v) for v in dict.fromkeys([name, name.replace("_", " ")]))
+    return re.compile(
+        rf"(?:^|[.!?;]\s+|\n)\s*@?(?:{alternatives})\s*[,:]"
+        rf"|(?<![\w@])@(?:{alternatives})(?!\w)"
+        rf"|,\s*(?:{alternatives})\s*[?!.]?\s*$",
+        re.IGNORECASE,
+    )
+
+
+def addressed_agent(message: dict[str, Any] | None, agents: list[Agent]) -> Agent | None:
+    """Return the one candidate the message speaks to by name, or None.
+
+    A name counts when it is used to address someone: at the start of a sentence followed by a comma or
+    colon ("Coder, please fix it"), after an ``@``, or closing the message after a comma ("can you check
+    this, tester?"). A name merely mentioned ("the coder's function fails") does not count, and neither
+    do two addressed names.
+    """
+    if not message:
+        return None
+    text = content_str(message.get("content")).strip()
+    if not text:
+        return None
+    addressed = [agent for agent in agents if _vocative_pattern(agent.name).search(text)]
+    return addressed[0] if len(addressed) == 1 else None
+
+
+def selection_response_format(agents: list[Agent]) -> dict[str, Any]:
+    """The ``json_schema`` response format whose only field, ``speaker``, is one of the agents' names."""
+    schema = {
+        "type": "object",
+        "properties": {"speaker": {"type": "string", "enum": [agent.name for agent in agents]}},
+        "required": ["speaker"],
+        "additionalProperties": False,
+    }
+    return {"type": "json_schema", "json_schema": {"name": "next_speaker", "schema": schema, "strict": True}}
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else "..." + text[-(limit - 3):]
+
+
+def _speaker_of(message: dict[str, Any]) -> str:
+    return str(message.get("name") or message.get("role") or "user")
+
+
+def _description(agent: Agent) -> str:
+    text = agent.description if isinstance(agent.description, str) else str(agent.description or "")
+    return " ".join(text.split())
+
+
+def _mentioned_first(message: dict[str, Any] | None, agents: list[Agent]) -> list[Agent]:
+    # Small models favour the first names they read; listing the candidates the latest message
+    # mentions first keeps that bias from working against the conversation.
+    if not message:
+        return agents
+    text = content_str(message.get("content")).casefold()
+    mentioned = [a for a in agents if a.name.casefold() in text or a.name.replace("_", " ").casefold() in text]
+    return mentioned + [a for a in agents if a not in mentioned]
+
+
+def structured_prompt_messages(
+    groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent]
+) -> list[dict[str, Any]]:
+    """The messages a structured selection sends: the recent conversation, the candidates, the question.
+
+    Args:
+        groupchat: the group chat (for the agents' descriptions).
+        messages: the conversation as the selector sees it (after ``select_speaker_transform_messages``).
+        agents: the eligible candidates.
+    """
+    window = messages[-HISTORY_WINDOW:]
+    agents = _mentioned_first(messages[-1] if messages else None, agents)
+    lines = [f"{_speaker_of(m)}: {_clip(content_str(m.get('content')), MESSAGE_CHARS)}" for m in window]
+    team = "\n".join(f"- {agent.name}: {_description(agent)}" for agent in agents)
+    last = _speaker_of(messages[-1]) if messages else None
+    names = ", ".join(agent.name for agent in agents)
+    question = f"Who should speak after {last}?" if last else "Who should speak first?"
+    text = (
+        ("Conversation:\n" + "\n".join(lines) + "\n\n" if lines else "")
+        + f"Team:\n{team}\n\n{question} Answer with one of: {names}."
+    )
+    return [{"role": "user", "content": text}]
+
+
+def parse_structured_answer(text: str, agents: list[Agent]) -> Agent | None:
+    """Return the agent a structured answer names, or None when it names no single candidate.
+
+    Accepts the JSON object ``{"speaker": name}``; a bare name (an endpoint that ignored the schema)
+    is accepted too when it is exactly one candidate's name.
+    """
+    by_name = {agent.name: agent for agent in agents}
+    value: Any = text.strip()
+    try:
+        data = json.loads(value)
+    except (json.JSONDecodeError, ValueError):
+        data = None
+    if isinstance(data, dict):
+        value = data.get("speaker")
+    if not isinstance(value, str):
+        return None
+    value = value.strip().strip("\"'")
+    if value in by_name:
+        return by_name[value]
+    folded = [agent for name, agent in by_name.items() if name.casefold() == value.casefold()]
+    return folded[0] if len(folded) == 1 else None
