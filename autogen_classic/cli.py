@@ -1,4 +1,4 @@
-"""The ``autogen-classic`` command."""
+"""The ``autogen-classic`` command: ``demo`` runs a group chat, ``serve`` runs the embedded model server."""
 
 from __future__ import annotations
 
@@ -8,10 +8,41 @@ from typing import Optional, Sequence
 
 from .version import __version__
 
-__all__ = ["main"]
+__all__ = ["build_parser", "main"]
+
+
+def _group_chat_demo(args: argparse.Namespace) -> int:
+    from .agentchat.selection_trace import format_selection_log
+    from .demo import DEMO_TASK, build_group_chat_demo
+    from .io import IOStream
+    from .local import LocalModelUnavailableError
+    from .oai.default_config import resolve_default_config
+    from .oai.usage import gather_usage_summary, usage_summary_lines
+
+    out = IOStream.get_default()
+    try:
+        default = resolve_default_config()
+    except (LocalModelUnavailableError, ValueError) as err:
+        out.print(f"Error: {err}")
+        return 1
+    out.print(default.description)
+    demo = build_group_chat_demo(default.llm_config, manual=args.manual, max_round=args.max_round)
+    demo.user_proxy.initiate_chat(demo.manager, message=args.task or DEMO_TASK)
+
+    out.print("\nSpeaker selection:")
+    out.print(format_selection_log(demo.groupchat.selection_log))
+    usage = gather_usage_summary([*demo.agents, demo.manager])
+    out.print("\nUsage (agents and speaker selection):")
+    for line in usage_summary_lines(
+        usage["usage_excluding_cached_inference"], usage["usage_including_cached_inference"], "total"
+    ):
+        out.print(line)
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
+    if not args.scripted:
+        return _group_chat_demo(args)
     from .demo import run_scripted_two_agent_demo
     from .io import IOStream
 
@@ -22,14 +53,47 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .local import serve_forever
+
+    return serve_forever(args.port)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError("must be a whole number >= 2")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The command line parser (subcommands ``demo`` and ``serve``)."""
     parser = argparse.ArgumentParser(
         prog="autogen-classic", description="The classic AutoGen conversation API: demos and tools."
     )
     parser.add_argument("--version", action="version", version=f"autogen-classic {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = commands.add_parser("demo", help="run a demonstration chat and print it in the classic layout")
+    demo = commands.add_parser(
+        "demo",
+        help="run a group chat (planner, coder, critic) on the default model and print it in the classic layout",
+        description=(
+            "Run a group chat on the default model configuration: OAI_CONFIG_LIST (variable or file), "
+            "then OPENAI_API_KEY, then the embedded SmolLM2 model."
+        ),
+    )
+    demo.add_argument("--manual", action="store_true", help="choose each speaker at the keyboard")
+    demo.add_argument("--task", help="the task for the team (default: a small Python function)")
+    demo.add_argument("--max-round", type=_positive_int, default=6, help="rounds, the task included (default 6)")
+    demo.add_argument(
+        "--scripted", action="store_true",
+        help="run the two-agent demo on a scripted loopback server instead (no model needed)",
+    )
     demo.set_defaults(handler=_demo)
+    serve = commands.add_parser(
+        "serve", help="run the embedded model's OpenAI-compatible server in the foreground and print its URL"
+    )
+    serve.add_argument("--port", type=int, default=None, help="port on 127.0.0.1 (default: a free one)")
+    serve.set_defaults(handler=_serve)
     return parser
 
 

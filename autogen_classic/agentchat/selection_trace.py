@@ -19,6 +19,7 @@ __all__ = [
     "Outcome",
     "SelectionAttempt",
     "SelectionRecord",
+    "format_selection_log",
     "selection_log_from_json",
     "selection_log_to_json",
 ]
@@ -149,3 +150,29 @@ def selection_log_from_json(text: str) -> list[SelectionRecord]:
         message = f"text must hold a JSON array of selection records, got {type(data).__name__}."
         raise ValueError(message)  # noqa: TRY004
     return [SelectionRecord.from_dict(item) for item in data]
+
+
+def format_selection_log(log: Iterable[SelectionRecord]) -> str:
+    """Return a plain-text table of a selection log: one line per decision, then the totals.
+
+    Columns: the decision's index, the previous speaker, the candidates left, the chosen agent,
+    the number of questions asked (model calls in auto mode) and the prompt tokens they used.
+    """
+    records = list(log)
+    header = ("#", "after", "candidates", "chosen", "calls", "prompt tok")
+    rows = [
+        (
+            str(r.round),
+            r.last_speaker or "-",
+            ", ".join(r.candidates()) or "-",
+            r.chosen or "(end)",
+            str(len(r.attempts)),
+            str(int(r.usage.get("prompt_tokens", 0) or 0)),
+        )
+        for r in records
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]]
+    calls = sum(len(r.attempts) for r in records if r.method in ("auto", "manual"))
+    lines.append(f"{len(records)} selection(s), {calls} question(s) to the selector")
+    return "\n".join(lines)
