@@ -30,6 +30,7 @@ from .conversable_agent import ConversableAgent
 from .selection_trace import SelectionAttempt, SelectionRecord
 from .structured_selection import (
     addressed_agent,
+    candidate_order,
     parse_structured_answer,
     selection_response_format,
     structured_prompt_messages,
@@ -327,9 +328,11 @@ class SpeakerSelectorChat:
     ) -> dict[str, Any]:
         transforms = groupchat.select_speaker_transform_messages
         seen = transforms._transform_messages(messages) if transforms is not None and messages else messages
+        # The schema lists the names in the prompt's order, so both show the model the same list.
+        ordered = candidate_order(seen[-1] if seen else None, agents)
         return {
-            "messages": structured_prompt_messages(groupchat, seen, agents),
-            "response_format": selection_response_format(agents),
+            "messages": structured_prompt_messages(groupchat, seen, ordered),
+            "response_format": selection_response_format(ordered),
             "cache": None,  # selections are never answered from a cache
         }
 

@@ -32,6 +32,7 @@ __all__ = [
     "HISTORY_WINDOW",
     "MESSAGE_CHARS",
     "addressed_agent",
+    "candidate_order",
     "parse_structured_answer",
     "selection_response_format",
     "structured_prompt_messages",
@@ -80,14 +81,16 @@ def addressed_agent(message: dict[str, Any] | None, agents: list[Agent]) -> Agen
     A name counts when it is used to address someone: at the start of a sentence followed by a comma or
     colon ("Coder, please fix it"), after an ``@``, or closing the message after a comma ("can you check
     this, tester?"). A name merely mentioned ("the coder's function fails") does not count, and neither
-    do two addressed names.
+    do two addressed names, nor the message's own speaker (a reply that opens with its author's
+    name, "critic: looks good", labels itself and hands over to no one).
     """
     if not message:
         return None
     text = content_str(message.get("content")).strip()
     if not text:
         return None
-    addressed = [agent for agent in agents if _vocative_pattern(agent.name).search(text)]
+    author = message.get("name")
+    addressed = [agent for agent in agents if agent.name != author and _vocative_pattern(agent.name).search(text)]
     return addressed[0] if len(addressed) == 1 else None
 
 
@@ -116,13 +119,23 @@ def _description(agent: Agent) -> str:
     return " ".join(text.split())
 
 
-def _mentioned_first(message: dict[str, Any] | None, agents: list[Agent]) -> list[Agent]:
-    # Small models favour the first names they read; listing the candidates the latest message
-    # mentions first keeps that bias from working against the conversation.
+def _mentions(name: str, text: str) -> bool:
+    # Whole words only: "criticism" does not mention the critic.
+    alternatives = "|".join(re.escape(v) for v in dict.fromkeys([name, name.replace("_", " ")]))
+    return re.search(rf"(?<!\w)(?:{alternatives})(?!\w)", text, re.IGNORECASE) is not None
+
+
+def candidate_order(message: dict[str, Any] | None, agents: list[Agent]) -> list[Agent]:
+    """The candidates in the order a structured selection offers them: those ``message`` mentions first.
+
+    Small models favour the first names they read; listing the candidates the latest message
+    mentions first keeps that bias from working against the conversation. The prompt and the
+    schema's ``enum`` use this same order.
+    """
     if not message:
-        return agents
-    text = content_str(message.get("content")).casefold()
-    mentioned = [a for a in agents if a.name.casefold() in text or a.name.replace("_", " ").casefold() in text]
+        return list(agents)
+    text = content_str(message.get("content"))
+    mentioned = [a for a in agents if _mentions(a.name, text)]
     return mentioned + [a for a in agents if a not in mentioned]
 
 
@@ -137,7 +150,7 @@ def structured_prompt_messages(
         agents: the eligible candidates.
     """
     window = messages[-HISTORY_WINDOW:]
-    agents = _mentioned_first(messages[-1] if messages else None, agents)
+    agents = candidate_order(messages[-1] if messages else None, agents)
     lines = [f"{_speaker_of(m)}: {_clip(content_str(m.get('content')), MESSAGE_CHARS)}" for m in window]
     team = "\n".join(f"- {agent.name}: {_description(agent)}" for agent in agents)
     last = _speaker_of(messages[-1]) if messages else None

@@ -184,7 +184,7 @@ def prepare_call(
         formatter = response_format
         if convert_response_format:
             params["response_format"] = response_format_param(response_format)
-    if extras.get("structured_output") == "json_object":
+    if extras.get("structured_output") == "json_object" and params.get("response_format") is not None:
         params["response_format"] = json_object_form(params.get("response_format"))
     cache = _check_cache(extras.get("cache"))
     cache_seed = extras.get("cache_seed", LEGACY_DEFAULT_CACHE_SEED)
