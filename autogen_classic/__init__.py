@@ -20,6 +20,7 @@ from .agentchat import (
     initiate_chats,
     register_function,
 )
+from .agentchat.transcript import load_transcript
 from .code_utils import DEFAULT_MODEL, FAST_MODEL
 from .exception_utils import (
     AgentNameConflict,
@@ -76,6 +77,7 @@ __all__ = [
     "gather_usage_summary",
     "get_config_list",
     "initiate_chats",
+    "load_transcript",
     "register_function",
     "tool",
 ]

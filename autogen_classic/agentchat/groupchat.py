@@ -10,6 +10,7 @@ texts). Choosing the next speaker is delegated: :mod:`.speaker_selection` narrow
 from __future__ import annotations
 
 import logging
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from ..graph_utils import check_graph_validity, invert_disallowed_to_allowed
 from .agent import Agent
 from .contrib.capabilities.transform_messages import TransformMessages
 from .selection_trace import SelectionRecord
+from .transcript import TranscriptWriter, open_transcript
 
 if TYPE_CHECKING:
     from .auto_selection import SpeakerSelectorChat
@@ -81,6 +83,9 @@ class GroupChat:
             structured selection, True always, False never.
         eligibility_policies: objects with ``is_eligible(agent, ctx)``; an agent is a candidate only if all
             accept it. Not applied when a custom selection function returns an agent directly.
+        transcript_path: a JSON-lines file to which every appended message is written at once (flushed and
+            fsync-ed), for crash-safe resumption with ``load_transcript`` and ``GroupChatManager.resume``;
+            locked against a second writer until ``close_transcript()`` or garbage collection. None: no file.
     """
 
     agents: list[Agent]
@@ -123,6 +128,7 @@ class GroupChat:
     select_speaker_structured_output: bool | None = None
     select_speaker_auto_addressed: bool | None = None
     eligibility_policies: list[Any] = field(default_factory=list)
+    transcript_path: str | os.PathLike[str] | None = None
 
     _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
     _VALID_SPEAKER_TRANSITIONS_TYPE: ClassVar[list[str | None]] = ["allowed", "disallowed", None]
@@ -137,6 +143,16 @@ class GroupChat:
     def __post_init__(self) -> None:
         if not isinstance(self.agents, list):
             raise TypeError(f"GroupChat agents must be a list of agents, got {type(self.agents).__name__}.")
+        for index, agent in enumerate(self.agents):
+            if not isinstance(getattr(agent, "name", None), str):
+                raise TypeError(
+                    f"GroupChat agents[{index}] must be an agent with a name (e.g. a ConversableAgent), "
+                    f"got {type(agent).__name__}."
+                )
+        if isinstance(self.max_round, bool) or not isinstance(self.max_round, int):
+            raise TypeError(f"GroupChat max_round must be a whole number >= 1, got {type(self.max_round).__name__}.")
+        if self.max_round < 1:
+            raise ValueError(f"GroupChat max_round must be a whole number >= 1, got {self.max_round}.")
         if not isinstance(self.messages, list):
             raise TypeError(f"GroupChat messages must be a list of message dicts, got {type(self.messages).__name__}.")
         self._check_speaker_selection_method(self.speaker_selection_method)
@@ -186,6 +202,8 @@ class GroupChat:
         # Built on the first "auto" selection and reused afterwards (one model client per group chat).
         self._selector_chat: SpeakerSelectorChat | None = None
         self._warned_no_model = False
+        # Opened last, so that invalid settings above do not leave a locked file behind.
+        self._transcript: TranscriptWriter | None = open_transcript(self.transcript_path)
 
     # ----------------------------------------------------------------- validation helpers
     @classmethod
@@ -272,18 +290,32 @@ class GroupChat:
         """Reset the group chat: forget the messages and the selection log."""
         self.messages.clear()
         self.selection_log.clear()
+        transcript = getattr(self, "_transcript", None)  # getattr: subclasses may skip __post_init__
+        if transcript is not None:
+            transcript.cancel_replay()  # the file is append-only; a new chat is simply added to it
+
+    def close_transcript(self) -> None:
+        """Close the ``transcript_path`` file and release its lock; appending afterwards raises ValueError."""
+        transcript = getattr(self, "_transcript", None)
+        if transcript is not None:
+            transcript.close()
 
     def append(self, message: dict[str, Any], speaker: Agent) -> None:
         """Append a message to the group chat.
 
         The content is cast to str so that a text-based model can read it; the message's ``name``
-        becomes the speaker's name unless the role is "function".
+        becomes the speaker's name unless the role is "function". With ``transcript_path``, the message is
+        written to the file first.
         """
         if message["role"] != "function":
             message["name"] = speaker.name
         if not isinstance(message["content"], (str, list)):
             message["content"] = str(message["content"])
         message["content"] = content_str(message["content"])
+        transcript = getattr(self, "_transcript", None)
+        if transcript is not None:
+            # Written before it joins the chat: the file never lags behind the messages.
+            transcript.record(message)
         self.messages.append(message)
 
     def agent_by_name(

@@ -191,10 +191,14 @@ def resume_steps(
     """Steps that rebuild a group chat from ``messages``; the result is ``(last_agent, last_message)``.
 
     The messages are checked before anything is cleared, so invalid input leaves the chat untouched.
+    With a ``transcript_path``, the messages the file already holds are not written again (they must
+    be the first ones given); the others are written as they are replayed.
     """
     groupchat = manager.groupchat
     messages = load_resume_messages(messages)
     validate_resume_messages(messages, groupchat, manager.name)
+    transcript = getattr(groupchat, "_transcript", None)
+    already_written = transcript.check_resume(messages) if transcript is not None else 0
 
     for agent in groupchat.agents:
         if hasattr(agent, "clear_history"):
@@ -205,6 +209,9 @@ def resume_steps(
     for message in messages:
         # A message without a name comes from a ChatResult history: it was said by the manager's side.
         message.setdefault("name", manager.name)
+    if transcript is not None:
+        # By reference: the last message is appended when the chat continues, after remove_termination.
+        transcript.expect_replay(messages[:already_written])
 
     for message in messages[:-1]:
         speaker = _speaker_of(message, groupchat, manager)
@@ -217,7 +224,10 @@ def resume_steps(
             groupchat.append(copy.deepcopy(message), speaker)
         else:
             # The admin (not a participant) or a function result: kept as it was.
-            groupchat.messages.append(copy.deepcopy(message))
+            kept = copy.deepcopy(message)
+            if transcript is not None:
+                transcript.record(kept)
+            groupchat.messages.append(kept)
 
     last_message = messages[-1]
     last_name = last_message["name"]
