@@ -161,7 +161,9 @@ class ReplyPipelineMixin:
         Args:
             messages: the conversation so far (default: the stored conversation with ``sender``).
             sender: the agent to reply to.
-            exclude: (keyword) reply functions to skip.
+
+        Keyword Args:
+            exclude: reply functions to skip.
         """
         messages = self._prepare_messages_for_reply(messages, sender)
         exclude = kwargs.get("exclude", ())

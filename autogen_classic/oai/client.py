@@ -150,7 +150,7 @@ class OpenAIWrapper:
     def create(self, **config: Any) -> Any:
         """Make a chat completion, trying each ``config_list`` entry in order.
 
-        Args:
+        Keyword Args:
             messages: the chat messages (required).
             cache: a ``Cache`` (or None). When given, the legacy ``cache_seed`` is ignored.
             cache_seed: (legacy) seed of a disk cache under ``.cache/<seed>``; defaults to 41;

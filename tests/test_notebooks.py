@@ -1,0 +1,120 @@
+"""The notebooks run top to bottom without errors and show what they promise.
+
+Each notebook is executed with nbclient on a python3 kernel of this interpreter, in an empty
+working directory and without OAI_CONFIG_LIST / OPENAI_API_KEY, so the quick start uses the
+embedded model and nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+pytestmark = pytest.mark.timeout(240)
+
+
+class _ThisInterpreter(KernelSpecManager):
+    """Always the ipykernel of the interpreter running the tests, whatever kernelspecs are installed."""
+
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+        return KernelSpec(
+            argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            display_name="Python 3",
+            language="python",
+        )
+
+
+def _execute(name: str, workdir: Path) -> nbformat.NotebookNode:
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    assert notebook.metadata["kernelspec"]["name"] == "python3"
+    manager = KernelManager(kernel_name="python3", kernel_spec_manager=_ThisInterpreter())
+    client = NotebookClient(notebook, km=manager, timeout=180, resources={"metadata": {"path": str(workdir)}})
+    client.execute()  # raises CellExecutionError on the first failing cell
+    return notebook
+
+
+def _outputs(notebook: nbformat.NotebookNode) -> list[dict[str, Any]]:
+    return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+
+
+def _text(notebook: nbformat.NotebookNode) -> str:
+    parts = []
+    for output in _outputs(notebook):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            parts.append(output.data.get("text/plain", ""))
+    return re.sub(r"\x1b\[[0-9;]*m", "", "".join(parts))
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No remote model configuration reaches the kernel; it runs in an empty directory."""
+    monkeypatch.delenv("OAI_CONFIG_LIST", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    return tmp_path
+
+
+def test_every_notebook_is_tested() -> None:
+    names = sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb"))
+    assert names == [
+        "01_quick_start", "02_transition_graphs", "03_manual_selection", "04_custom_selection", "05_save_and_resume",
+    ]
+
+
+def test_quick_start(offline: Path) -> None:
+    notebook = _execute("01_quick_start", offline)
+    text = _text(notebook)
+    assert "model: smollm2-135m-instruct" in text
+    assert "messages: 2" in text
+    assert "end reason: max_round (3) reached." in text
+    # After the user the graph allows the poet or the critic (the model chooses); each then has one successor.
+    assert re.search(r"speakers: \['user', '(poet', 'critic|critic', 'poet)'\]", text)
+    assert "2 selection(s), 1 question(s) to the selector" in text
+
+
+def test_transition_graphs(offline: Path) -> None:
+    notebook = _execute("02_transition_graphs", offline)
+    text = _text(notebook)
+    assert "150 chats," in text
+    assert "transitions outside the graph: 0" in text
+    # Round robin is deterministic: the same five-message path in all 25 chats.
+    assert re.search(r"^allowed\s+round_robin\s+25\s+5\s+25\s+0\s+0\s+0$", text, re.MULTILINE)
+    assert re.search(r"^coder\s+critic\s+yes\s+\d+$", text, re.MULTILINE)
+    pictures = [o for o in _outputs(notebook) if "image/png" in o.get("data", {})]
+    assert len(pictures) == 5  # two graphs, transitions, speaking frequency, chat lengths
+
+
+def test_manual_selection(offline: Path) -> None:
+    text = _text(_execute("03_manual_selection", offline))
+    assert "Invalid input. Please enter a number between 1 and 4." in text
+    assert "2: after coder    typed ['']         -> critic" in text
+    assert "Please select the next speaker from the following list:\n1: coder\n2: critic\n" in text
+    assert "speakers: ['user', 'planner', 'critic']" in text
+
+
+def test_custom_selection(offline: Path) -> None:
+    text = _text(_execute("04_custom_selection", offline))
+    assert "speakers: user > planner > coder > critic > user" in text
+    assert re.search(r"^\s+policy:CooldownPolicy\s+user, coder, critic$", text, re.MULTILINE)
+    assert "end reason: No eligible speaker: the eligibility policy DenyListPolicy excluded every candidate" in text
+    assert re.search(r"^0\s+choose_then_random\s+\d+\s+user > planner > coder > critic", text, re.MULTILINE)
+
+
+def test_save_and_resume(offline: Path) -> None:
+    text = _text(_execute("05_save_and_resume", offline))
+    assert "4 messages saved," in text
+    assert "last message now: 'Thanks, that answers my question. '" in text
+    assert "speakers: planner > coder > critic > user > planner > coder > critic > user" in text
+    assert "ValueError: message_string must be a JSON list of message objects; got dict." in text
