@@ -36,6 +36,11 @@ _ERROR_TYPES = {
 }
 
 
+class _BackloggedHTTPServer(ThreadingHTTPServer):
+    # The stdlib backlog of 5 drops connections when dozens of chats connect at the same moment.
+    request_queue_size = 256
+
+
 @dataclass
 class ScriptedReply:
     """One scripted answer to a chat-completions request.
@@ -138,7 +143,7 @@ class ScriptedOpenAIServer:
     def start(self) -> "ScriptedOpenAIServer":
         """Bind a free port on 127.0.0.1 and serve in a daemon thread (no-op when already running)."""
         if self._httpd is None:
-            httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+            httpd = _BackloggedHTTPServer(("127.0.0.1", 0), _make_handler(self))
             httpd.daemon_threads = True
             # a short poll interval makes stop() prompt
             self._thread = threading.Thread(

@@ -1,0 +1,371 @@
+"""Benchmark of many group chats at once: 50 chats through ``a_initiate_chat`` and ``asyncio.gather``.
+
+Each chat is a ``GroupChat`` of three agents ("round_robin"): a ``user`` agent with a fixed reply
+and two model agents, ``writer`` and ``critic``, backed by the scripted OpenAI server on 127.0.0.1
+that takes ``--latency`` seconds (default 0.1) per answer. A chat has ``--rounds`` messages (default
+5: user, writer, critic, user, writer, so three model calls).
+
+The agents are built before the clock starts. One chat is timed alone, then all chats at once,
+twice: with new agents ("cold": each model agent's first request also builds its async HTTP
+client) and again with the same agents ("warm"). As the time goes into waiting on the server, the
+warm concurrent run should take little more than one chat: the target is at most 1.5x. The same
+requests sent with the bare ``openai`` SDK (one client per chat) are timed too, as the floor any
+framework can reach on this machine.
+
+The server runs in a child process (``--in-process``: a thread of this one), so its work does
+not compete with the chats for the interpreter lock.
+
+Every chat carries its own tag (``[chat-7]``) in its first message and its user's replies. The
+server answers each request with the tag found in it and records any request mixing two tags;
+afterwards every transcript (the group's messages and each agent's history) must hold its own tag
+only. Any message seen in the wrong chat is reported as a leak.
+
+Usage: ``python bench/bench_scale.py [--chats N] [--latency SECONDS] [--rounds N] [--in-process]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
+from typing import Any
+
+import openai
+
+from autogen_classic import ConversableAgent, GroupChat, GroupChatManager
+from autogen_classic.io.base import IOStream
+from autogen_classic.testing.io import ScriptedIOStream
+from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
+
+CHATS = 50
+LATENCY = 0.1
+ROUNDS = 5
+TARGET_RATIO = 1.5
+_TAG = re.compile(r"\[chat-(\d+)\]")
+
+
+def tag(chat: int) -> str:
+    """The marker carried by every message of chat number ``chat``."""
+    return f"[chat-{chat}]"
+
+
+def tags_in(texts: Iterable[Any]) -> set[int]:
+    """The chat numbers tagged in ``texts`` (non-strings are skipped)."""
+    return {int(number) for text in texts if isinstance(text, str) for number in _TAG.findall(text)}
+
+
+class TaggingResponder:
+    """Scripted-server responder: echoes the request's chat tag after ``latency`` seconds.
+
+    A request whose messages carry more than one tag (or none) is recorded in ``mixed``.
+    """
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+        self.mixed: list[set[int]] = []
+        self.calls: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> ScriptedReply:
+        found = tags_in(message.get("content") for message in body.get("messages", []))
+        with self._lock:  # the server answers each connection in its own thread
+            if len(found) != 1:
+                self.mixed.append(found)
+            chat = min(found) if found else -1
+            self.calls[chat] = self.calls.get(chat, 0) + 1
+            number = self.calls[chat]
+        return ScriptedReply(content=f"{tag(chat)} model answer {number}.", delay=self.latency)
+
+
+@dataclass
+class ChatRun:
+    """One finished chat: its number, transcript and the tags found in every history it touched."""
+
+    chat: int
+    messages: list[dict[str, Any]]
+    foreign_tags: set[int] = field(default_factory=set)
+
+    @property
+    def leaked(self) -> bool:
+        return bool(self.foreign_tags)
+
+
+@dataclass
+class ScaleResult:
+    """Timings of one chat and of ``chats`` chats at once, with new agents ("cold": each agent's
+    first request also builds its async HTTP client) and with the same agents again ("warm");
+    every finished chat (``runs``) and the leak checks."""
+
+    chats: int
+    rounds: int
+    latency: float
+    single_cold: float
+    many_cold: float
+    single_warm: float
+    many_warm: float
+    single_raw: float
+    many_raw: float
+    runs: list[ChatRun]
+    mixed_requests: list[set[int]]
+    model_calls: int
+
+    @property
+    def ratio_cold(self) -> float:
+        return self.many_cold / self.single_cold if self.single_cold > 0 else float("inf")
+
+    @property
+    def ratio_raw(self) -> float:
+        return self.many_raw / self.single_raw if self.single_raw > 0 else float("inf")
+
+    @property
+    def ratio(self) -> float:
+        """Wall time of all chats at once over one chat's, with warm agents."""
+        return self.many_warm / self.single_warm if self.single_warm > 0 else float("inf")
+
+    @property
+    def leaks(self) -> list[int]:
+        """Numbers of the chats in which a message of another chat was found."""
+        return [run.chat for run in self.runs if run.leaked]
+
+    @property
+    def complete(self) -> bool:
+        """Every chat ran its full number of rounds."""
+        return all(len(run.messages) == self.rounds for run in self.runs)
+
+
+def build_chat(chat: int, llm_config: dict[str, Any], rounds: int) -> tuple[ConversableAgent, GroupChatManager]:
+    """The user agent and the manager of chat number ``chat``."""
+    user = ConversableAgent(
+        "user", llm_config=False, human_input_mode="NEVER", default_auto_reply=f"{tag(chat)} Please go on.",
+    )
+    writer = ConversableAgent("writer", system_message="You write short drafts.", llm_config=llm_config,
+                              human_input_mode="NEVER")
+    critic = ConversableAgent("critic", system_message="You review drafts.", llm_config=llm_config,
+                              human_input_mode="NEVER")
+    groupchat = GroupChat(agents=[user, writer, critic], messages=[], max_round=rounds,
+                          speaker_selection_method="round_robin")
+    return user, GroupChatManager(groupchat=groupchat, llm_config=False, human_input_mode="NEVER")
+
+
+def _check(chat: int, manager: GroupChatManager) -> ChatRun:
+    groupchat = manager.groupchat
+    histories = [groupchat.messages, *manager.chat_messages.values()]
+    histories += [history for agent in groupchat.agents for history in agent.chat_messages.values()]
+    found = tags_in(message.get("content") for history in histories for message in history)
+    return ChatRun(chat, list(groupchat.messages), found - {chat})
+
+
+async def _timed_gather(chats: dict[int, tuple[ConversableAgent, GroupChatManager]]) -> float:
+    """Run the prepared chats at once; return the wall time of the gather alone."""
+    start = time.perf_counter()
+    await asyncio.gather(*(
+        user.a_initiate_chat(manager, message=f"{tag(chat)} Draft a haiku about the sea.")
+        for chat, (user, manager) in chats.items()
+    ))
+    return time.perf_counter() - start
+
+
+def model_calls_per_chat(rounds: int) -> int:
+    """Replies by ``writer`` or ``critic`` in a chat of ``rounds`` messages (round robin after ``user``)."""
+    return sum(1 for index in range(1, rounds) if index % 3)
+
+
+async def _raw_chat(client: openai.AsyncOpenAI, model: str, chat: int, calls: int) -> None:
+    messages = [{"role": "system", "content": "You write short drafts."},
+                {"role": "user", "content": f"{tag(chat)} Draft a haiku about the sea."}]
+    for _ in range(calls):
+        response = await client.chat.completions.create(model=model, messages=messages)  # type: ignore[arg-type]
+        messages.append({"role": "user", "content": response.choices[0].message.content or ""})
+
+
+async def _raw_gather(clients: dict[int, openai.AsyncOpenAI], model: str, calls: int) -> float:
+    start = time.perf_counter()
+    await asyncio.gather(*(_raw_chat(client, model, chat, calls) for chat, client in clients.items()))
+    return time.perf_counter() - start
+
+
+async def _raw_baseline(chats: int, llm_config: dict[str, Any], rounds: int, keep: list[Any]) -> dict[str, float]:
+    """The same requests with the bare ``openai`` SDK (one warm client per chat): the floor for any framework."""
+    entry = llm_config["config_list"][0]
+    make = lambda: openai.AsyncOpenAI(api_key=entry["api_key"], base_url=entry["base_url"])
+    offset = 2 * chats + 10  # tags of their own, apart from the agents' chats
+    clients = {offset + number: make() for number in range(chats + 1)}
+    keep.append(clients)
+    calls = model_calls_per_chat(rounds)
+    await _raw_gather(clients, entry["model"], 1)  # connect every client first
+    first = next(iter(clients))
+    single = await _raw_gather({first: clients[first]}, entry["model"], calls)
+    many = await _raw_gather({k: v for k, v in clients.items() if k != first}, entry["model"], calls)
+    return {"single_raw": single, "many_raw": many}
+
+
+async def _bench(chats: int, llm_config: dict[str, Any], rounds: int, keep: list[Any]) -> dict[str, Any]:
+    # Agents are built before the clock starts: the measurement is the chats, not their construction.
+    # Everything runs on one event loop, and ``keep`` holds the agents (and so their async HTTP
+    # clients) until the loop is closed, so no client is closed on a loop that is gone.
+    warm_up = {0: build_chat(0, llm_config, rounds)}
+    single = {1: build_chat(1, llm_config, rounds)}
+    many = {number: build_chat(number, llm_config, rounds) for number in range(2, chats + 2)}
+    keep.extend([warm_up, single, many])
+    await _timed_gather(warm_up)  # imports and lazy module set-up
+    times = {"single_cold": await _timed_gather(single), "many_cold": await _timed_gather(many)}
+    cold = [_check(number, manager) for group in (warm_up, single, many) for number, (_, manager) in group.items()]
+    # The same chats again: each agent now has its HTTP client, so only the chat itself is timed.
+    times["single_warm"] = await _timed_gather(single)
+    times["many_warm"] = await _timed_gather(many)
+    warm = [_check(number, manager) for group in (single, many) for number, (_, manager) in group.items()]
+    times.update(await _raw_baseline(chats, llm_config, rounds, keep))
+    return {**times, "runs": cold + warm}
+
+
+class ServerProcess:
+    """The scripted server with a ``TaggingResponder`` in a child process (``--serve LATENCY``).
+
+    A separate process keeps the server's request handling off the interpreter lock of the chats
+    being measured, as with any real model server.
+    """
+
+    def __init__(self, latency: float) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(latency)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        assert self._process.stdout is not None
+        self.base_url = self._process.stdout.readline().strip()
+        if not self.base_url.startswith("http"):
+            self._process.kill()
+            raise RuntimeError(f"the scripted server process did not start (it printed {self.base_url!r})")
+
+    def llm_config(self) -> dict[str, Any]:
+        """An ``llm_config`` for the child's server, caching off."""
+        entry = {"model": "scripted-model", "base_url": self.base_url, "api_key": "sk-scripted-test"}
+        return {"config_list": [entry], "cache_seed": None}
+
+    def finish(self) -> dict[str, Any]:
+        """Stop the child; return its ``{"mixed": [...], "calls": N}``."""
+        out, _ = self._process.communicate(timeout=30)
+        report = json.loads(out.strip().splitlines()[-1])
+        report["mixed"] = [set(found) for found in report["mixed"]]
+        return report
+
+
+def serve(latency: float) -> None:
+    """Child-process mode: serve until stdin closes, then print the responder's findings as JSON."""
+    # The stdlib default accept backlog (5) drops connections when 50 chats connect at once; this
+    # process serves nothing else, so raising it for the class here touches no other code.
+    ThreadingHTTPServer.request_queue_size = 256
+    responder = TaggingResponder(latency)
+    with ScriptedOpenAIServer() as server:
+        server.set_responder(responder)
+        print(server.base_url, flush=True)
+        sys.stdin.read()  # the parent closes stdin when it is done
+        calls = server.request_count
+    print(json.dumps({"mixed": [sorted(found) for found in responder.mixed], "calls": calls}), flush=True)
+
+
+@contextlib.contextmanager
+def _server(latency: float, in_process: bool) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Yield (llm_config, findings); findings gets "mixed" and "calls" when the server stops."""
+    findings: dict[str, Any] = {}
+    if in_process:
+        responder = TaggingResponder(latency)
+        with ScriptedOpenAIServer() as server:
+            server.set_responder(responder)
+            yield server.llm_config(), findings
+            findings.update(mixed=responder.mixed, calls=server.request_count)
+    else:
+        child = ServerProcess(latency)
+        try:
+            yield child.llm_config(), findings
+        finally:
+            findings.update(child.finish())
+
+
+def run(chats: int = CHATS, latency: float = LATENCY, rounds: int = ROUNDS, in_process: bool = False) -> ScaleResult:
+    """Run one chat alone and ``chats`` chats at once, first with new agents, then again with the same agents.
+
+    The server takes ``latency`` seconds per answer; each chat has ``rounds`` messages. The server
+    runs in a child process unless ``in_process`` is True (a thread of this process: quicker to
+    start, but its work then competes with the chats for the interpreter lock).
+    """
+    if not isinstance(chats, int) or chats < 1:
+        raise ValueError(f"chats must be a positive int, got {chats!r}")
+    if not isinstance(rounds, int) or rounds < 2:
+        raise ValueError(f"rounds must be an int >= 2 (the first message plus at least one reply), got {rounds!r}")
+    if latency < 0:
+        raise ValueError(f"latency must be >= 0 seconds, got {latency!r}")
+    keep: list[Any] = []
+    with _server(latency, in_process) as (llm_config, findings), IOStream.set_default(ScriptedIOStream()):
+        found = asyncio.run(_bench(chats, llm_config, rounds, keep))
+    keep.clear()
+    return ScaleResult(chats, rounds, latency, found["single_cold"], found["many_cold"], found["single_warm"],
+                       found["many_warm"], found["single_raw"], found["many_raw"], found["runs"], findings["mixed"],
+                       findings["calls"])
+
+
+def format_report(result: ScaleResult) -> list[str]:
+    """The timing table and the counts behind the checks."""
+    per_chat = sum(len(run.messages) for run in result.runs) // len(result.runs)
+    rows = [
+        ("new agents (cold)", result.single_cold, result.many_cold, result.ratio_cold),
+        ("same agents again (warm)", result.single_warm, result.many_warm, result.ratio),
+        ("bare openai SDK, same calls", result.single_raw, result.many_raw, result.ratio_raw),
+    ]
+    columns = (f"{'run':<27}", f"{'one chat':>9}", f"{f'{result.chats} at once':>10}", f"{'ratio':>6}")
+    lines = [
+        (f"Group chats at scale: {result.chats} chats at once via a_initiate_chat + asyncio.gather, "
+        f"{per_chat} messages each, scripted server with {result.latency * 1000:.0f} ms per answer"),
+        "  ".join(columns),
+        "  ".join("-" * len(column) for column in columns),
+        *(f"{name:<27}  {one:>7.3f} s  {many:>8.3f} s  {ratio:>5.2f}x" for name, one, many, ratio in rows),
+        "",
+        (f"model calls: {result.model_calls}; chats run: {len(result.runs)}, complete: {result.complete}; "
+        f"chats with a foreign message: {len(result.leaks)}; requests mixing chats: {len(result.mixed_requests)}"),
+    ]
+    return lines
+
+
+def checks(result: ScaleResult) -> dict[str, bool]:
+    """The targets: timing within 1.5x of one chat, full transcripts and no cross-chat leakage."""
+    return {
+        f"{result.chats} chats within {TARGET_RATIO}x of one chat (warm)": result.ratio <= TARGET_RATIO,
+        "every chat complete": result.complete,
+        "no message in another chat": not result.leaks and not result.mixed_requests,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; exit code 0 when every check passes, else 1."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--chats", type=int, default=CHATS, help=f"chats run at once (default {CHATS})")
+    parser.add_argument("--latency", type=float, default=LATENCY,
+                        help=f"server seconds per answer (default {LATENCY})")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"messages per chat (default {ROUNDS})")
+    parser.add_argument("--in-process", action="store_true", help="run the server in a thread of this process")
+    parser.add_argument("--serve", type=float, default=None, metavar="LATENCY", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve is not None:
+        serve(args.serve)
+        return 0
+    try:
+        result = run(args.chats, args.latency, args.rounds, args.in_process)
+    except ValueError as exc:
+        parser.error(str(exc))
+    print("\n".join(format_report(result)))
+    print()
+    for name, ok in checks(result).items():
+        print(f"[{'PASS' if ok else 'MISS'}] {name}")
+    return 0 if all(checks(result).values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

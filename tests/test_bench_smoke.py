@@ -1,0 +1,166 @@
+"""Smoke runs of the benchmark sections (bench/) at their smallest sizes: the structures they report.
+
+No timing is asserted here; the timings belong to the benchmark's own output.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from autogen_classic.io.base import IOStream
+from autogen_classic.testing.io import ScriptedIOStream
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name: str, filename: str | None = None) -> ModuleType:
+    # bench/ is a folder of scripts, not a package: load each from its file.
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{filename or name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses resolve their module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def orchestration() -> ModuleType:
+    return _load("bench_orchestration")
+
+
+@pytest.fixture(scope="module")
+def scale() -> ModuleType:
+    return _load("bench_scale")
+
+
+# ------------------------------------------------------------------------------------------ orchestration
+def test_instant_client_answers_the_agent_after_the_last_speaker(orchestration: ModuleType) -> None:
+    client = orchestration.InstantClient({"model": "instant-model"})
+    messages = [
+        {"role": "user", "content": "Reply from agent_2."},
+        {"role": "user", "content": "Reply from agent_7."},
+        {"role": "system", "content": "Read the above conversation. Then select the next role from [agent_0, agent_1]"},
+    ]
+    response = client.create({"messages": messages})
+    assert client.message_retrieval(response) == ["agent_0"]  # wraps around after agent_7
+    assert client.cost(response) == 0.0
+    assert orchestration.InstantClient.get_usage(response) == {
+        "prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "cost": 0.0, "model": "instant-model"
+    }
+
+
+@pytest.mark.parametrize("method", ["round_robin", "random", "auto"])
+def test_orchestration_run_reports_every_round(orchestration: ModuleType, method: str) -> None:
+    module = orchestration.load_package("autogen_classic")
+    result = orchestration.run_chat(module, method, 100)
+    assert (result.package, result.method, result.size, result.rounds) == ("autogen_classic", method, 100, 100)
+    assert result.seconds > 0 and result.first_round_us > 0 and result.last_round_us > 0
+    if method == "random":
+        assert 0 <= result.in_order < 99
+    else:  # round robin, and "auto" through the instant model, always pick the next agent
+        assert result.in_order == 99
+
+
+def test_orchestration_chat_transcript_and_selection_log(orchestration: ModuleType) -> None:
+    module = orchestration.load_package("autogen_classic")
+    chat = orchestration.build_chat(module, "auto", 12)
+    with IOStream.set_default(orchestration.NullStream()):
+        chat.initiator.initiate_chat(chat.manager, message=orchestration.fixed_reply(0))
+    names = [message["name"] for message in chat.groupchat.messages]
+    assert names == [f"agent_{i % 8}" for i in range(12)]
+    assert [message["content"] for message in chat.groupchat.messages][:3] == [
+        "Reply from agent_0.", "Reply from agent_1.", "Reply from agent_2."
+    ]
+    assert len(chat.stamps) == 11  # one per reply, the opening message is not a reply
+    log = chat.groupchat.selection_log
+    assert [(record.method, record.chosen) for record in log[:2]] == [("auto", "agent_1"), ("auto", "agent_2")]
+    assert [len(record.attempts) for record in log[:2]] == [1, 1]  # the instant model named one agent each time
+
+
+def test_orchestration_memory_and_report(orchestration: ModuleType) -> None:
+    module = orchestration.load_package("autogen_classic")
+    memory = orchestration.measure_memory(module, "round_robin", 50)
+    assert memory.messages == 50
+    assert 0 < memory.retained_bytes <= memory.peak_bytes
+    assert memory.bytes_per_1000 == pytest.approx(1000 * memory.retained_bytes / 50)
+
+    result = orchestration.run_all("autogen_classic", [20], ["round_robin", "auto"], memory_rounds=20)
+    assert [(run["method"], run["rounds"]) for run in result["runs"]] == [("round_robin", 20), ("auto", 20)]
+    assert [m["method"] for m in result["memory"]] == ["round_robin", "auto"]
+    lines = orchestration.format_report(result, reference=result)
+    assert lines[0].startswith("Orchestration overhead: 8 agents, instant model (autogen_classic")
+    assert "speed vs ref" in lines[1]
+    assert any(line.startswith("auto") and line.endswith("1.00x") for line in lines)  # a run against itself
+
+
+def test_orchestration_rejects_bad_input(orchestration: ModuleType) -> None:
+    module = orchestration.load_package("autogen_classic")
+    with pytest.raises(ValueError, match="method must be one of round_robin, random, auto"):
+        orchestration.build_chat(module, "manual", 10)
+    with pytest.raises(ValueError, match="rounds must be an int >= 2"):
+        orchestration.build_chat(module, "round_robin", 1)
+    with pytest.raises(ValueError, match="package must be an importable module name"):
+        orchestration.load_package("not a module")
+
+
+# ------------------------------------------------------------------------------------------ scale
+def test_scale_runs_tagged_chats_without_leakage(scale: ModuleType) -> None:
+    result = scale.run(chats=3, latency=0.0, rounds=5, in_process=True)
+    # warm-up chat, one chat alone and 3 together (cold), then the last four again (warm)
+    assert sorted(run.chat for run in result.runs) == [0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert result.complete and result.leaks == [] and result.mixed_requests == []
+    assert result.model_calls == 9 * 3 + 4 * 3 + 4  # agent chats, bare-SDK chats, the SDK clients' first call
+    cold, warm = (run for run in result.runs if run.chat == 2)
+    assert [message["content"] for message in cold.messages] == [
+        "[chat-2] Draft a haiku about the sea.",
+        "[chat-2] model answer 1.",
+        "[chat-2] model answer 2.",
+        "[chat-2] Please go on.",
+        "[chat-2] model answer 3.",
+    ]
+    assert [message["name"] for message in cold.messages] == ["user", "writer", "critic", "user", "writer"]
+    # the second run starts afresh on the same agents; the server counts on per chat
+    assert [message["content"] for message in warm.messages][1:] == [
+        "[chat-2] model answer 4.", "[chat-2] model answer 5.", "[chat-2] Please go on.", "[chat-2] model answer 6."
+    ]
+    lines = scale.format_report(result)
+    assert lines[0].startswith("Group chats at scale: 3 chats at once via a_initiate_chat + asyncio.gather, 5 messages")
+    checks = scale.checks(result)
+    assert checks["every chat complete"] and checks["no message in another chat"]
+
+
+def test_scale_leak_detection(scale: ModuleType) -> None:
+    responder = scale.TaggingResponder(latency=0.0)
+    reply = responder({"messages": [{"content": "[chat-4] hi"}, {"content": "[chat-4] model answer 1."}]})
+    assert reply.content == "[chat-4] model answer 1."
+    responder({"messages": [{"content": "[chat-4] hi"}, {"content": "[chat-9] stray"}]})
+    assert responder.mixed == [{4, 9}]
+    run = scale.ChatRun(4, [], {9})
+    assert run.leaked
+
+
+def test_scale_rejects_bad_input(scale: ModuleType) -> None:
+    with pytest.raises(ValueError, match="chats must be a positive int"):
+        scale.run(chats=0)
+    with pytest.raises(ValueError, match="latency must be >= 0 seconds"):
+        scale.run(chats=1, latency=-1.0)
+
+
+def test_suite_passes_the_quick_options_to_each_section() -> None:
+    suite = _load("bench_run", "run")
+    assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
+    assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--quick", "--compare", "/py"]
+    assert suite.section_argv("client", quick=False, compare=None) == []
+    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client"):
+        suite.section_argv("everything", quick=True, compare=None)
+    stream = ScriptedIOStream()
+    with IOStream.set_default(stream):
+        code, _ = suite.run_section("client", ["--calls", "1"])  # argparse rejects it: exit 2, no crash
+    assert code == 2
