@@ -50,3 +50,15 @@ def embedded_server() -> Iterator[EmbeddedServer]:
     """This process's embedded SmolLM2 server (``autogen_classic.local.start_server()``), shared by the session."""
     yield start_server()
     stop_server()
+
+
+@pytest.fixture(autouse=True)
+def _restore_package_log_levels() -> Iterator[None]:
+    """The benchmarks quiet the package's loggers when run; tests calling them must not leak that."""
+    import logging
+
+    names = ("autogen_classic", "autogen_classic.agentchat.groupchat")
+    levels = {name: logging.getLogger(name).level for name in names}
+    yield
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
