@@ -19,9 +19,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from termcolor import colored
-
 import openai
+from termcolor import colored
 
 from ..coding.utils import content_str
 from ..io import IOStream
@@ -44,6 +43,8 @@ if TYPE_CHECKING:
 __all__ = ["SpeakerSelectorChat", "effective_llm_config", "mentioned_agents", "selector_chat_for", "warn_no_model"]
 
 CHECKING_AGENT_NAME = "checking_agent"
+# What an endpoint that does not take the structured request may raise (after failover, the wrapper's error).
+_STRUCTURED_FAILURES = (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError)
 SELECTION_AGENT_NAME = "speaker_selection_agent"
 
 
@@ -253,14 +254,15 @@ class SpeakerSelectorChat:
         """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
         before = _usage_totals(self.client)
         try:
-            addressed = self._addressed(groupchat, agents, record)
+            structured = self._structured(groupchat)
+            addressed = self._addressed(groupchat, agents, record, structured)
             if addressed is not None:
                 return addressed
-            if self._structured(groupchat):
+            if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
                     response = self.client.create(**request)
-                except (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError) as err:
+                except _STRUCTURED_FAILURES as err:
                     response = self._structured_refused(groupchat, err)
                 chosen = self._structured_outcome(groupchat, response, agents, record)
                 if chosen is not None:
@@ -282,14 +284,15 @@ class SpeakerSelectorChat:
         """(async) Run one selection; see :meth:`run`."""
         before = _usage_totals(self.client)
         try:
-            addressed = self._addressed(groupchat, agents, record)
+            structured = self._structured(groupchat)
+            addressed = self._addressed(groupchat, agents, record, structured)
             if addressed is not None:
                 return addressed
-            if self._structured(groupchat):
+            if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
                     response = await self.client.a_create(**request)
-                except (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError) as err:
+                except _STRUCTURED_FAILURES as err:
                     response = self._structured_refused(groupchat, err)
                 chosen = self._structured_outcome(groupchat, response, agents, record)
                 if chosen is not None:
@@ -310,10 +313,12 @@ class SpeakerSelectorChat:
     def _structured(self, groupchat: GroupChat) -> bool:
         return self.structured_rejected is None and uses_structured_selection(groupchat, self.llm_config_snapshot)
 
-    def _addressed(self, groupchat: GroupChat, agents: list[Agent], record: SelectionRecord) -> Agent | None:
+    def _addressed(
+        self, groupchat: GroupChat, agents: list[Agent], record: SelectionRecord, structured: bool
+    ) -> Agent | None:
         """The candidate the last group message addresses by name, when that rule is on (no model call)."""
         wanted = groupchat.select_speaker_auto_addressed
-        if wanted is False or (wanted is None and not self._structured(groupchat)):
+        if wanted is False or (wanted is None and not structured):
             return None
         chosen = addressed_agent(groupchat.messages[-1] if groupchat.messages else None, agents)
         if chosen is not None:
@@ -350,7 +355,6 @@ class SpeakerSelectorChat:
             UserWarning,
             stacklevel=5,
         )
-        return None
 
     def _structured_outcome(
         self, groupchat: GroupChat, response: Any, agents: list[Agent], record: SelectionRecord
