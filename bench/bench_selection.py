@@ -17,9 +17,14 @@ always the other agent).
 
 Methods (only the model configuration differs):
 
-- ``classic``: the config entries without the ``structured_output`` key: the model answers in free text
-  and the agent names in its answer are counted.
-- ``structured``: the entries with ``"structured_output": "json_object"``.
+- ``classic``: the config entries without the ``structured_output`` key and the role-match rule off: the
+  model answers in free text and the agent names in its answer are counted (the reference's method).
+- ``structured``: the entries with ``"structured_output": "json_object"`` and the group's defaults, so
+  the rules that settle a selection without a model call apply (addressed by name; on the embedded model
+  also the role match). "by rule" counts those selections.
+
+``bench/selection_cases_heldout.json`` (``--data``) is a second set, written after the rules and prompt
+were settled on the first and never used to tune them: its score is the one to expect on new teams.
 
 Repeat speakers: by default ``allow_repeat_speaker=True`` (the classic behaviour), so the model chooses
 among the whole team and naming the last speaker counts as a miss (the expected speaker is never the
@@ -254,6 +259,11 @@ class CaseResult:
         return "selected" in self.outcomes
 
     @property
+    def by_rule(self) -> bool:
+        """Whether a rule settled the selection without a model call (addressed by name, role match)."""
+        return self.calls == 0 and "no model call" in self.reason
+
+    @property
     def fallback(self) -> bool:
         """Whether the model was asked but named no single agent, so the round-robin fallback chose."""
         return self.calls > 0 and not self.named_by_model and self.error is None
@@ -304,6 +314,8 @@ def run_case(
         allow_repeat: the group's ``allow_repeat_speaker``.
     """
     groupchat, last = build_group(case, members, allow_repeat)
+    if method == "classic":
+        groupchat.select_speaker_auto_role_match = False
     manager = GroupChatManager(groupchat, llm_config=llm_config)
     error: str | None = None
     start = time.perf_counter()
@@ -344,6 +356,8 @@ class Summary:
         calls: model calls per selection.
         prompt_tokens: prompt tokens per selection.
         seconds: seconds per selection.
+        by_rule: how many a rule settled without a model call.
+        rule_correct: how many of those were right.
     """
 
     cases: int
@@ -354,6 +368,8 @@ class Summary:
     calls: float
     prompt_tokens: float
     seconds: float
+    by_rule: int = 0
+    rule_correct: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -382,6 +398,8 @@ def summarize(results: Sequence[CaseResult]) -> Summary:
         calls=mean([r.calls for r in results]),
         prompt_tokens=mean([r.prompt_tokens for r in results]),
         seconds=mean([r.seconds for r in results]),
+        by_rule=sum(r.by_rule for r in results),
+        rule_correct=sum(r.by_rule and r.correct for r in results),
     )
 
 
@@ -430,9 +448,10 @@ def format_report(method: str, results: Sequence[CaseResult], label: str = "") -
     total = summarize(results)
     lines = [f"== method: {method}" + (f" ({label})" if label else "")]
     lines += _table(
-        ["cases", "correct", "accuracy", "by model", "fallbacks", "calls/sel", "prompt tok/sel", "s/sel", "errors"],
+        ["cases", "correct", "accuracy", "by model", "by rule (right)", "fallbacks", "calls/sel", "prompt tok/sel",
+         "s/sel", "errors"],
         [[str(total.cases), str(total.correct), f"{total.accuracy:.1f}%", f"{total.model_accuracy:.1f}%",
-          str(total.fallbacks), f"{total.calls:.2f}", f"{total.prompt_tokens:.0f}", f"{total.seconds:.2f}",
+          f"{total.by_rule} ({total.rule_correct})", str(total.fallbacks), f"{total.calls:.2f}", f"{total.prompt_tokens:.0f}", f"{total.seconds:.2f}",
           str(total.errors)]],
         text_columns=0,
     )

@@ -213,13 +213,15 @@ def test_report_tables(data: dict[str, Any]) -> None:
         result("a-1", "alpha", "name", "x", "x", ["selected"]),
         result("a-2", "alpha", "role", "y", "z", ["none", "selected"]),
         result("b-1", "beta", "role", "x", "x", ["none", "none", "none"]),
+        runner.CaseResult("b-2", "beta", "name", "structured", "y", "y", 0, 0, 0.5,
+                          reason="auto: the last message addresses y by name (no model call)"),
     ]
     lines = runner.format_report("classic", results, "test model").splitlines()
     assert lines[:4] == [
         "== method: classic (test model)",
-        "cases  correct  accuracy  by model  fallbacks  calls/sel  prompt tok/sel  s/sel  errors",
-        "-----  -------  --------  --------  ---------  ---------  --------------  -----  ------",
-        "    3        2     66.7%     33.3%          1       2.00             200   0.50       0",
+        "cases  correct  accuracy  by model  by rule (right)  fallbacks  calls/sel  prompt tok/sel  s/sel  errors",
+        "-----  -------  --------  --------  ---------------  ---------  ---------  --------------  -----  ------",
+        "    4        3     75.0%     25.0%            1 (1)          1       1.50             150   0.50       0",
     ]
     assert "alpha      2        1     50.0%     50.0%          0       1.50" in lines
     assert "role      2        1     50.0%      0.0%          1       2.50" in lines

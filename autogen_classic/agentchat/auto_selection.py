@@ -26,6 +26,7 @@ from ..coding.utils import content_str
 from ..io import IOStream
 from ..oai.errors import AllEndpointsFailedError
 from .conversable_agent import ConversableAgent
+from .role_match import role_matched_agent
 from .selection_trace import SelectionAttempt, SelectionRecord
 from .structured_selection import (
     addressed_agent,
@@ -33,6 +34,7 @@ from .structured_selection import (
     parse_structured_answer,
     selection_response_format,
     structured_prompt_messages,
+    uses_role_match,
     uses_structured_selection,
 )
 
@@ -255,9 +257,9 @@ class SpeakerSelectorChat:
         before = _usage_totals(self.client)
         try:
             structured = self._structured(groupchat)
-            addressed = self._addressed(groupchat, agents, record, structured)
-            if addressed is not None:
-                return addressed
+            ruled = self._rule_choice(groupchat, agents, record, structured)
+            if ruled is not None:
+                return ruled
             if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
@@ -285,9 +287,9 @@ class SpeakerSelectorChat:
         before = _usage_totals(self.client)
         try:
             structured = self._structured(groupchat)
-            addressed = self._addressed(groupchat, agents, record, structured)
-            if addressed is not None:
-                return addressed
+            ruled = self._rule_choice(groupchat, agents, record, structured)
+            if ruled is not None:
+                return ruled
             if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
@@ -313,19 +315,25 @@ class SpeakerSelectorChat:
     def _structured(self, groupchat: GroupChat) -> bool:
         return self.structured_rejected is None and uses_structured_selection(groupchat, self.llm_config_snapshot)
 
-    def _addressed(
+    def _rule_choice(
         self, groupchat: GroupChat, agents: list[Agent], record: SelectionRecord, structured: bool
     ) -> Agent | None:
-        """The candidate the last group message addresses by name, when that rule is on (no model call)."""
+        """The candidate a rule settles without a model call: addressed by name, then asked for by role."""
+        last = groupchat.messages[-1] if groupchat.messages else None
         wanted = groupchat.select_speaker_auto_addressed
-        if wanted is False or (wanted is None and not structured):
+        chosen = None
+        if wanted is True or (wanted is None and structured):
+            chosen = addressed_agent(last, agents)
+            reason, note = "addresses {name} by name", "addresses {name}"
+        if chosen is None and uses_role_match(groupchat, self.llm_config_snapshot):
+            chosen = role_matched_agent(last, agents)
+            reason, note = "asks for what {name} does (role match)", "asks for {name}'s role"
+        if chosen is None:
             return None
-        chosen = addressed_agent(groupchat.messages[-1] if groupchat.messages else None, agents)
-        if chosen is not None:
-            record.reason = f"auto: the last message addresses {chosen.name} by name (no model call)"
-            if groupchat.select_speaker_auto_verbose:
-                text = f">>>>>>>> The last message addresses {chosen.name}; no model call needed."
-                IOStream.get_default().print(colored(text, "green"), flush=True)
+        record.reason = f"auto: the last message {reason.format(name=chosen.name)} (no model call)"
+        if groupchat.select_speaker_auto_verbose:
+            text = f">>>>>>>> The last message {note.format(name=chosen.name)}; no model call needed."
+            IOStream.get_default().print(colored(text, "green"), flush=True)
         return chosen
 
     def _structured_request(

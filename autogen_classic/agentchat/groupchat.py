@@ -86,6 +86,10 @@ class GroupChat:
         transcript_path: a JSON-lines file to which every appended message is written at once (flushed and
             fsync-ed), for crash-safe resumption with ``load_transcript`` and ``GroupChatManager.resume``;
             locked against a second writer until ``close_transcript()`` or garbage collection. None: no file.
+        select_speaker_auto_role_match: whether "auto" takes, without asking the model, the one candidate
+            whose name and description the last message clearly asks for by their words ("the script needs
+            to be executed" for an agent that "executes the code"): None (default) when every endpoint of
+            the selector serves the embedded model, True always, False never.
     """
 
     agents: list[Agent]
@@ -129,6 +133,7 @@ class GroupChat:
     select_speaker_auto_addressed: bool | None = None
     eligibility_policies: list[Any] = field(default_factory=list)
     transcript_path: str | os.PathLike[str] | None = None
+    select_speaker_auto_role_match: bool | None = None
 
     _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
     _VALID_SPEAKER_TRANSITIONS_TYPE: ClassVar[list[str | None]] = ["allowed", "disallowed", None]
@@ -196,6 +201,11 @@ class GroupChat:
             raise TypeError(
                 "select_speaker_auto_addressed must be None (on together with structured selection), True or False, "
                 f"got {type(self.select_speaker_auto_addressed).__name__}."
+            )
+        if not (self.select_speaker_auto_role_match is None or isinstance(self.select_speaker_auto_role_match, bool)):
+            raise TypeError(
+                "select_speaker_auto_role_match must be None (on for the embedded model), True or False, "
+                f"got {type(self.select_speaker_auto_role_match).__name__}."
             )
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
 

@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..coding.utils import content_str
+from ..local.model_file import MODEL_NAME as EMBEDDED_MODEL_NAME
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -32,6 +33,7 @@ __all__ = [
     "HISTORY_WINDOW",
     "MESSAGE_CHARS",
     "addressed_agent",
+    "uses_role_match",
     "candidate_order",
     "parse_structured_answer",
     "selection_response_format",
@@ -62,6 +64,21 @@ def uses_structured_selection(groupchat: GroupChat, llm_config: dict[str, Any]) 
         for entry in entries
         if isinstance(entry, dict)
     )
+
+
+def uses_role_match(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+    """Whether "auto" applies the role-match rule (see ``role_match``) before asking the model.
+
+    ``select_speaker_auto_role_match`` decides when set; when None, the rule is on when every endpoint
+    serves the embedded model, whose own reading of role-only hand-offs is close to chance. Larger
+    models read them well, so their choice is not second-guessed by word overlap.
+    """
+    wanted = groupchat.select_speaker_auto_role_match
+    if wanted is not None:
+        return bool(wanted)
+    entries = llm_config.get("config_list") or [llm_config]
+    models = [{**llm_config, **entry}.get("model") for entry in entries if isinstance(entry, dict)]
+    return bool(models) and all(model == EMBEDDED_MODEL_NAME for model in models)
 
 
 def _vocative_pattern(name: str) -> re.Pattern[str]:
