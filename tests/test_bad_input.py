@@ -393,7 +393,7 @@ CASES: list[Any] = [
     pytest.param(
         lambda t: OpenAIWrapper(config_list=[ENTRY], temprature=0.5),
         ValueError, "temprature",
-        id="wrapper-misspelt-option", marks=gap("unknown options are passed on to the request"),
+        id="wrapper-misspelt-option",
     ),
     # config lists
     pytest.param(
@@ -411,11 +411,11 @@ CASES: list[Any] = [
     ),
     pytest.param(
         lambda t: config_list_from_json(3),
-        TypeError, "env_or_file", id="config-json-env-or-file-int", marks=gap("TypeError 'str expected, not int'"),
+        TypeError, "env_or_file", id="config-json-env-or-file-int",
     ),
     pytest.param(
         lambda t: config_list_from_json("OAI_CONFIG_LIST.json", file_location=3),
-        TypeError, "file_location", id="config-json-file-location-int", marks=gap("TypeError from os.path.join"),
+        TypeError, "file_location", id="config-json-file-location-int",
     ),
     pytest.param(
         lambda t: filter_config([{"model": "m"}], ["model"]),
@@ -428,11 +428,11 @@ CASES: list[Any] = [
     pytest.param(
         lambda t: filter_config({"model": "m"}, {"model": ["m"]}),
         TypeError, "config_list",
-        id="filter-config-config-list-dict", marks=gap("TypeError 'string indices must be integers'"),
+        id="filter-config-config-list-dict",
     ),
     pytest.param(
         lambda t: filter_config(["m"], {"model": ["m"]}),
-        TypeError, "config_list", id="filter-config-item-str", marks=gap("accepted; returns []"),
+        TypeError, "config_list", id="filter-config-item-str",
     ),
     pytest.param(
         lambda t: get_config_list("sk-1"),

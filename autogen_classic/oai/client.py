@@ -22,6 +22,7 @@ from .errors import (
 )
 from .model_client import ModelClient, PlaceHolderClient
 from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OpenAIClient
+from .options import check_options
 from .request import (
     WRAPPER_KEYS,
     PreparedCall,
@@ -63,7 +64,9 @@ class OpenAIWrapper:
             ``OpenAIWrapper(**llm_config)`` is how agents build their client.
 
     Raises:
-        ValueError: the configuration is invalid; the message names the key and the fix.
+        ValueError: the configuration is invalid, or a shared option is unknown (e.g. a misspelt
+            ``temprature``); the message names the key and the fix. Fields the SDK does not know
+            are sent with ``extra_body={...}``.
     """
 
     extra_kwargs: ClassVar[frozenset[str]] = WRAPPER_KEYS
@@ -75,6 +78,10 @@ class OpenAIWrapper:
         raw = dict(base_config) if config_list is None else {**base_config, "config_list": config_list}
         llm_config = validate_llm_config(raw)
         entries = llm_config.pop("config_list", None) or [{}]
+        if not all(entry.get("model_client_cls") for entry in entries):
+            # Shared options reach every OpenAI endpoint: a misspelt one is refused here, not per request.
+            # (Custom clients take options of their own; an entry's own keys describe its server.)
+            check_options(base_config)
         self._clients: list[Any] = []
         self._config_list: list[dict[str, Any]] = []
         for entry in entries:

@@ -174,6 +174,27 @@ def _matches(config: Mapping[str, Any], key: str, accepted: Collection[Any]) -> 
     return value in accepted
 
 
+def _check_config_list(config_list: Any) -> None:
+    """Refuse anything but a list of dicts (a lone dict or a list of model names is a common slip)."""
+    example = '[{"model": "gpt-4o-mini", "api_key": "..."}]'
+    if isinstance(config_list, Mapping):
+        raise TypeError(
+            "filter_config: config_list must be a list of dicts, one per endpoint, got a single dict; "
+            f"wrap it in a list: [{{...}}], e.g. {example}."
+        )
+    if isinstance(config_list, (str, bytes)) or not isinstance(config_list, (list, tuple)):
+        raise TypeError(
+            f"filter_config: config_list must be a list of dicts, one per endpoint, e.g. {example}; "
+            f"got {type(config_list).__name__}."
+        )
+    for index, config in enumerate(config_list):
+        if not isinstance(config, Mapping):
+            raise TypeError(
+                f"filter_config: config_list must be a list of dicts, but config_list[{index}] is "
+                f"{type(config).__name__} {config!r:.40}; use e.g. {example}."
+            )
+
+
 def filter_config(
     config_list: list[dict[str, Any]],
     filter_dict: dict[str, Collection[Any]] | None,
@@ -190,7 +211,12 @@ def filter_config(
 
     Returns:
         The filtered list (the same list when ``filter_dict`` is empty or None).
+
+    Raises:
+        TypeError: ``config_list`` is not a list of dicts, or ``filter_dict`` is not a dict of
+            key -> collection of accepted values.
     """
+    _check_config_list(config_list)
     if not filter_dict:
         return config_list
     if not isinstance(filter_dict, Mapping):
@@ -210,8 +236,8 @@ def filter_config(
 
 
 def config_list_from_json(
-    env_or_file: str = "OAI_CONFIG_LIST",
-    file_location: str | None = "",
+    env_or_file: str | os.PathLike[str] = "OAI_CONFIG_LIST",
+    file_location: str | os.PathLike[str] | None = "",
     filter_dict: dict[str, Collection[Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """Load a config list from an environment variable or a JSON file, then filter it.
@@ -223,10 +249,22 @@ def config_list_from_json(
         filter_dict: see ``filter_config``.
 
     Raises:
+        TypeError: ``env_or_file`` or ``file_location`` is not a str (or os.PathLike).
         FileNotFoundError: neither the variable nor the file exists (the message says where it looked).
         ValueError: the JSON is invalid or is not a list of dicts (its content is never echoed,
             since it holds API keys).
     """
+    if not isinstance(env_or_file, (str, os.PathLike)):
+        raise TypeError(
+            "config_list_from_json: env_or_file must be the name of an environment variable or a file path "
+            f"(a str, default 'OAI_CONFIG_LIST'), got {type(env_or_file).__name__} {env_or_file!r:.40}."
+        )
+    if file_location is not None and not isinstance(file_location, (str, os.PathLike)):
+        raise TypeError(
+            "config_list_from_json: file_location must be the directory of the file (a str or os.PathLike) "
+            f"or None, got {type(file_location).__name__} {file_location!r:.40}."
+        )
+    env_or_file = os.fspath(env_or_file)
     env_value = os.environ.get(env_or_file)
     if env_value:
         if os.path.isfile(env_value):

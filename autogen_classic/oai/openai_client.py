@@ -189,8 +189,10 @@ class OpenAIClient:
                 try:
                     for chunk in self._client.chat.completions.create(**params):
                         accumulator.add(chunk)
-                finally:
-                    accumulator.finish()
+                except BaseException:
+                    accumulator.finish(interrupted=True)
+                    raise
+                accumulator.finish()
                 return check_completion(accumulator.result(params))
             return check_completion(self._client.chat.completions.create(**params))
         except openai.BadRequestError as err:
@@ -209,8 +211,10 @@ class OpenAIClient:
                 try:
                     async for chunk in await client.chat.completions.create(**params):
                         accumulator.add(chunk)
-                finally:
-                    accumulator.finish()
+                except BaseException:
+                    accumulator.finish(interrupted=True)
+                    raise
+                accumulator.finish()
                 return check_completion(accumulator.result(params))
             return check_completion(await client.chat.completions.create(**params))
         except openai.BadRequestError as err:

@@ -76,10 +76,16 @@ class StreamAccumulator:
                     call["function"]["arguments"] += tool_delta.function.arguments or ""
                 state.pieces += 1
 
-    def finish(self) -> None:
-        """End the console line started by the streamed text."""
+    def finish(self, interrupted: bool = False) -> None:
+        """End the console line started by the streamed text.
+
+        Args:
+            interrupted: the stream broke off; the printed text is marked as incomplete so that it is
+                not mistaken for a whole reply (the reply is not added to any chat).
+        """
         if self._printed:
-            IOStream.get_default().print("", flush=True)
+            marker = colored(" [stream interrupted]", "red") if interrupted else ""
+            IOStream.get_default().print(marker, flush=True)
             self._printed = False
 
     def result(self, params: dict[str, Any]) -> ChatCompletion:
