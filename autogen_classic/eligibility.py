@@ -16,6 +16,7 @@ policy object can serve several chats):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol, runtime_checkable
@@ -30,6 +31,8 @@ __all__ = [
     "SelectionContext",
     "TurnBudgetPolicy",
     "apply_eligibility_policies",
+    "describe_exclusions",
+    "no_eligible_speaker_message",
     "policy_name",
     "validate_eligibility_policies",
 ]
@@ -132,6 +135,51 @@ def apply_eligibility_policies(
             remaining = [agent for agent in remaining if bool(policy.is_eligible(agent, ctx))]
         trace.append((policy_name(policy), [agent.name for agent in remaining]))
     return remaining, trace
+
+
+def describe_exclusions(
+    candidates: Sequence[Any], trace: Sequence[tuple[str, Sequence[str]]]
+) -> list[tuple[str, list[str]]]:
+    """Say which candidates each policy removed.
+
+    Args:
+        candidates: the agents (or names) the policies were applied to, in order.
+        trace: the trace returned by :func:`apply_eligibility_policies`.
+
+    Returns:
+        ``(policy name, names it removed)`` for each policy that removed someone, in order.
+    """
+    left = [_name_of(agent) for agent in candidates]
+    removed: list[tuple[str, list[str]]] = []
+    for policy, after in trace:
+        kept = Counter(after)
+        gone: list[str] = []
+        for name in left:
+            if kept[name] > 0:
+                kept[name] -= 1
+            else:
+                gone.append(name)
+        if gone:
+            removed.append((policy, gone))
+        left = list(after)
+    return removed
+
+
+def no_eligible_speaker_message(candidates: Sequence[Any], trace: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The ``NoEligibleSpeaker`` message when the policies left no candidate: who each policy removed.
+
+    Args:
+        candidates: the agents (or names) the policies were applied to, in order.
+        trace: the trace returned by :func:`apply_eligibility_policies` (ending with no candidate).
+    """
+    names = ", ".join(_name_of(agent) for agent in candidates)
+    removed = describe_exclusions(candidates, trace)
+    if not removed:
+        return "No eligible speaker: there was no candidate left for the eligibility policies to choose from."
+    if len(removed) == 1:
+        return f"No eligible speaker: the eligibility policy {removed[0][0]} excluded every candidate ({names})."
+    steps = "; ".join(f"{policy} removed {', '.join(gone)}" for policy, gone in removed)
+    return f"No eligible speaker: the eligibility policies excluded every candidate ({names}): {steps}."
 
 
 def _check_count(value: Any, argument: str, minimum: int) -> int:

@@ -108,7 +108,8 @@ def test_custom_selection(offline: Path) -> None:
     text = _text(_execute("04_custom_selection", offline))
     assert "speakers: user > planner > coder > critic > user" in text
     assert re.search(r"^\s+policy:CooldownPolicy\s+user, coder, critic$", text, re.MULTILINE)
-    assert "end reason: No eligible speaker: the eligibility policy DenyListPolicy excluded every candidate" in text
+    assert ("end reason: No eligible speaker: the eligibility policies excluded every candidate (user, planner, "
+            "coder, critic): TurnBudgetPolicy removed planner, coder, critic; DenyListPolicy removed user.") in text
     assert re.search(r"^0\s+choose_then_random\s+\d+\s+user > planner > coder > critic", text, re.MULTILINE)
 
 

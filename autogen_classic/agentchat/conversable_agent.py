@@ -31,6 +31,47 @@ def _default_is_termination_msg(message: dict[str, Any]) -> bool:
     return content_str(message.get("content")) == "TERMINATE"
 
 
+def _shown(value: Any) -> str:
+    """``str 'b'``: the type and a short repr, for error messages."""
+    return f"{type(value).__name__} {value!r:.60}"
+
+
+def _check_description(description: Any) -> None:
+    if not isinstance(description, str):
+        raise TypeError(
+            f"description must be a str (how other agents see this agent), or None for the system message; "
+            f"got {_shown(description)}."
+        )
+
+
+def _check_agent(value: Any, argument: str, method: str) -> None:
+    if not callable(getattr(value, method, None)) or not hasattr(value, "name"):
+        hint = "; pass the agent object, not its name" if isinstance(value, str) else ""
+        raise TypeError(f"{argument} must be an Agent (got {_shown(value)}){hint}.")
+
+
+def _conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:
+    """The message store: ``chat_messages`` checked, as a dict that starts an empty list for a new peer."""
+    if chat_messages is None:
+        return defaultdict(list)
+    if not isinstance(chat_messages, dict):
+        raise TypeError(
+            f"chat_messages must be a dict of agent -> list of message dicts (earlier conversations), or None; "
+            f"got {_shown(chat_messages)}."
+        )
+    for peer, conversation in chat_messages.items():
+        if not hasattr(peer, "receive") or not hasattr(peer, "name"):
+            raise TypeError(f"chat_messages keys must be agents (the peers of the conversations); got {_shown(peer)}.")
+        if not isinstance(conversation, list) or not all(isinstance(m, dict) for m in conversation):
+            raise TypeError(
+                f"chat_messages[{peer.name!r}] must be a list of message dicts; got {_shown(conversation)}."
+            )
+    if isinstance(chat_messages, defaultdict):
+        return chat_messages
+    # The lists are kept (not copied); a plain dict would fail on the first message to a new peer.
+    return defaultdict(list, chat_messages)
+
+
 class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
     """A generic agent that can converse with others: by model, by code and tool execution, or by a human.
 
@@ -97,11 +138,15 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
             )
         if not isinstance(default_auto_reply, (str, dict)):
             raise TypeError(f"default_auto_reply must be a str or a dict; got {type(default_auto_reply).__name__}.")
+        if description is not None:
+            _check_description(description)
+        if context_variables is not None and not isinstance(context_variables, dict):
+            raise TypeError(
+                f"context_variables must be a dict of name -> value, or None; got {_shown(context_variables)}."
+            )
 
         self._name = name
-        self._oai_messages: dict[Agent, list[dict[str, Any]]] = (
-            defaultdict(list) if chat_messages is None else chat_messages
-        )
+        self._oai_messages = _conversations(chat_messages)
         self._oai_system_message = [{"content": system_message, "role": "system"}]
         self._description = description if description is not None else system_message
         self._is_termination_msg = is_termination_msg or _default_is_termination_msg
@@ -200,6 +245,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
     @description.setter
     def description(self, description: str) -> None:
+        _check_description(description)
         self._description = description
 
     @property
@@ -208,7 +254,15 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         return self._oai_system_message[0]["content"]  # type: ignore[no-any-return]
 
     def update_system_message(self, system_message: str) -> None:
-        """Replace the system message used for model replies."""
+        """Replace the system message used for model replies.
+
+        Args:
+            system_message: the new system message (a str, or a list of content parts).
+        """
+        if not isinstance(system_message, (str, list)):
+            raise TypeError(
+                f"system_message must be a str (or a list of content parts); got {_shown(system_message)}."
+            )
         self._oai_system_message[0]["content"] = system_message
 
     @property
@@ -334,8 +388,10 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
             silent: do not print the message.
 
         Raises:
+            TypeError: when ``recipient`` is not an agent, or a message field has the wrong type.
             ValueError: when the message has neither content nor a call.
         """
+        _check_agent(recipient, "recipient", "receive")
         message = self._store_sent(message, recipient, silent)
         recipient.receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 
@@ -347,6 +403,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         silent: Optional[bool] = False,
     ) -> None:
         """(async) Send a message to ``recipient``; see ``send``."""
+        _check_agent(recipient, "recipient", "a_receive")
         message = self._store_sent(message, recipient, silent)
         await recipient.a_receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Union
 
-__all__ = ["OAI_MESSAGE_KEYS", "message_to_dict", "to_oai_message", "invalid_message_error"]
+__all__ = ["OAI_MESSAGE_KEYS", "check_message_fields", "message_to_dict", "to_oai_message", "invalid_message_error"]
 
 # The keys an agent keeps from a message; everything else (e.g. "role" overrides) is interpreted.
 OAI_MESSAGE_KEYS = ("content", "function_call", "tool_calls", "tool_responses", "tool_call_id", "name", "context")
@@ -49,6 +49,80 @@ def invalid_message_error(message: Mapping[str, Any], *, received: bool) -> Valu
     )
 
 
+_CALL = "{'name': str, 'arguments': str}"
+_TOOL_CALL = "{'id': str, 'type': 'function', 'function': {'name': str, 'arguments': str}}"
+_TOOL_RESPONSE = "{'tool_call_id': str, 'role': 'tool', 'content': str}"
+_CONTENT_PARTS = "{'type': 'text', 'text': str} or {'type': 'image_url', 'image_url': {'url': ...}}"
+
+
+def _check_content(content: Any, message: Mapping[str, Any]) -> None:
+    if content is None or isinstance(content, str):
+        return
+    if callable(content) and "context" in message:
+        return  # a template filled from message["context"]
+    if not isinstance(content, list):
+        raise TypeError(
+            f"message 'content' must be None, a str or a list of content parts ({_CONTENT_PARTS}); "
+            f"got {type(content).__name__}: {content!r:.80}"
+        )
+    for index, part in enumerate(content):
+        if not isinstance(part, Mapping):
+            raise TypeError(
+                f"message 'content'[{index}] must be a content part dict ({_CONTENT_PARTS}); "
+                f"got {type(part).__name__}: {part!r:.80}"
+            )
+        kind = part.get("type")
+        if kind == "text":
+            if not isinstance(part.get("text"), str):
+                raise ValueError(f"message 'content'[{index}] is a text part: it needs a str 'text'; got {part!r:.80}")
+        elif kind != "image_url":
+            raise ValueError(
+                f"message 'content'[{index}] has type {kind!r}; content parts must be {_CONTENT_PARTS}."
+            )
+
+
+def check_message_fields(message: Mapping[str, Any]) -> None:
+    """Refuse a message whose fields have shapes no agent can show, store or execute.
+
+    Function and tool results (role "function"/"tool") may carry any content but a malformed list of
+    parts: it is stored as text.
+
+    Raises:
+        TypeError / ValueError: naming the field ('content', 'function_call', 'tool_calls', 'tool_responses')
+            and the accepted shape.
+    """
+    role = message.get("role")
+    content = message.get("content")
+    if role not in ("function", "tool") or isinstance(content, list):
+        _check_content(content, message)
+    function_call = message.get("function_call")
+    if function_call and (not isinstance(function_call, Mapping) or not isinstance(function_call.get("name"), str)):
+        raise TypeError(
+            f"message 'function_call' must be a dict {_CALL} (the name is required); got {function_call!r:.80}"
+        )
+    tool_calls = message.get("tool_calls")
+    if tool_calls:
+        if not isinstance(tool_calls, list):
+            raise TypeError(f"message 'tool_calls' must be a list of {_TOOL_CALL} dicts; got {tool_calls!r:.80}")
+        for index, call in enumerate(tool_calls):
+            if not isinstance(call, Mapping) or (
+                call.get("type", "function") == "function" and not _is_call(call.get("function"))
+            ):
+                raise TypeError(
+                    f"message 'tool_calls'[{index}] must be a dict {_TOOL_CALL} (the function name is required); "
+                    f"got {call!r:.80}"
+                )
+    responses = message.get("tool_responses")
+    if responses is not None and (
+        not isinstance(responses, list) or not all(isinstance(r, Mapping) for r in responses)
+    ):
+        raise TypeError(f"message 'tool_responses' must be a list of {_TOOL_RESPONSE} dicts; got {responses!r:.80}")
+
+
+def _is_call(function: Any) -> bool:
+    return isinstance(function, Mapping) and isinstance(function.get("name"), str)
+
+
 def to_oai_message(
     message: Mapping[str, Any], role: str, *, default_name: str
 ) -> Optional[dict[str, Any]]:
@@ -57,7 +131,11 @@ def to_oai_message(
     ``role`` is the role from the keeping agent's point of view ("assistant" when it sent the
     message, "user" when it received it); function and tool results keep their own role, an
     ``override_role`` key wins, and any message with a call is an assistant message.
+
+    Raises:
+        TypeError / ValueError: a field has a shape no agent can use (see ``check_message_fields``).
     """
+    check_message_fields(message)
     oai_message = {k: message[k] for k in OAI_MESSAGE_KEYS if k in message and message[k] is not None}
     if "content" not in oai_message:
         if "function_call" in oai_message or "tool_calls" in oai_message:

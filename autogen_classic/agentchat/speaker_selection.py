@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..eligibility import SelectionContext, apply_eligibility_policies
+from ..eligibility import SelectionContext, apply_eligibility_policies, no_eligible_speaker_message
 from ..exception_utils import NoEligibleSpeaker
 from ..io import IOStream, render
 from .agent import Agent
@@ -122,11 +122,7 @@ def candidate_agents(
         for policy_name, names in steps:
             record.add_step(f"policy:{policy_name}", names)
         if not candidates:
-            emptied = next(name for name, names in steps if not names)
-            raise NoEligibleSpeaker(
-                f"No eligible speaker: the eligibility policy {emptied} excluded every candidate "
-                f"({', '.join(a.name for a in before)})."
-            )
+            raise NoEligibleSpeaker(no_eligible_speaker_message(before, steps))
     return candidates, pinned
 
 

@@ -32,6 +32,7 @@ from .request import (
     instantiate,
     prepare_call,
 )
+from .secrets import scrub_exception
 from .usage import cost_for_tokens, print_usage_summary, update_usage_summary
 
 __all__ = ["OpenAIWrapper"]
@@ -295,14 +296,16 @@ class OpenAIWrapper:
     def _failover_or_raise(self, index: int, client: Any, call: PreparedCall, err: Exception) -> EndpointAttempt:
         """Return the failed attempt when the next entry should try; re-raise errors the next entry cannot fix."""
         if isinstance(client, OpenAIClient):
+            secrets = client.secrets
+            scrub_exception(err, *secrets)
             if not isinstance(err, _RETRYABLE_BY_NEXT_ENTRY):
                 raise err
             if getattr(err, "code", None) == "content_filter":
                 raise err  # the content itself was refused; another endpoint would refuse it too
-            secrets = client.secrets
             retries: int | None = client.max_retries
         else:
             secrets = [str(v) for k, v in self._config_list[index].items() if "key" in k and isinstance(v, str)]
+            scrub_exception(err, *secrets)
             retries = None
         endpoint = self._describe(index, call.params.get("model"))
         reason = describe_failure(err, retries, secrets)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SECRET_KEYS", "is_secret_key", "redact", "scrub_text"]
+__all__ = ["SECRET_KEYS", "is_secret_key", "redact", "scrub_exception", "scrub_text"]
 
 SECRET_KEYS: frozenset[str] = frozenset(
     {
@@ -60,3 +60,35 @@ def scrub_text(text: str, *secrets: str) -> str:
     for pattern in _KEY_PATTERNS:
         text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + "***", text)
     return text
+
+
+def _scrub_data(data: Any, secrets: tuple[str, ...]) -> Any:
+    if isinstance(data, str):
+        return scrub_text(data, *secrets)
+    if isinstance(data, Mapping):
+        return {key: _scrub_data(value, secrets) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_scrub_data(item, secrets) for item in data)
+    return data
+
+
+def scrub_exception(error: BaseException, *secrets: str) -> BaseException:
+    """Scrub ``error`` and the errors chained to it in place, and return it.
+
+    An endpoint may echo what it was sent (a key in a 401 message, say); the SDK keeps that text in
+    the error's ``args``, ``message`` and ``body``, which tracebacks and reprs print.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        current.args = tuple(_scrub_data(arg, secrets) for arg in current.args)
+        for attribute in ("message", "body"):
+            value = getattr(current, attribute, None)
+            if value is not None:
+                try:
+                    setattr(current, attribute, _scrub_data(value, secrets))
+                except AttributeError:  # a read-only property: nothing stored to scrub
+                    pass
+        current = current.__cause__ or current.__context__
+    return error
