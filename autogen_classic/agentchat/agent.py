@@ -66,3 +66,18 @@ class LLMAgent(Agent, Protocol):
     def update_system_message(self, system_message: str) -> None:
         """Update this agent's system message."""
         ...
+
+
+# isinstance() against a runtime-checkable protocol walks the protocol's members on every call
+# (milliseconds per chat round once every reply function's trigger is checked); the answer depends
+# on the class alone for the classes that take part in chats, so it is remembered per class.
+_AGENT_CLASSES: dict[type, bool] = {}
+
+
+def is_agent(obj: object) -> bool:
+    """Whether ``obj`` satisfies the ``Agent`` protocol (``isinstance(obj, Agent)``, cached per class)."""
+    cls = type(obj)
+    known = _AGENT_CLASSES.get(cls)
+    if known is None:
+        known = _AGENT_CLASSES[cls] = isinstance(obj, Agent)
+    return known

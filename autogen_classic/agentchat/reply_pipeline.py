@@ -7,12 +7,13 @@ position was given) and returns the first final reply.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from typing import Any, Callable, Optional, Union
 
 from ..exception_utils import SenderRequired
 from . import builtin_replies
-from .agent import Agent
+from .agent import Agent, is_agent
 from .nested_chats import register_nested_chats as _register_nested_chats
 
 __all__ = ["ReplyPipelineMixin", "HOOKABLE_METHODS", "ReplyFunction", "Trigger"]
@@ -34,6 +35,19 @@ def _is_shadowed_sync_builtin(reply_func: Any, registered: set[Any]) -> bool:
     twin = builtin_replies.ASYNC_TWINS.get(name)
     return twin is not None and reply_func is getattr(builtin_replies, name) and \
         getattr(builtin_replies, twin) in registered
+
+
+@functools.lru_cache(maxsize=1024)
+def _is_async_cached(func: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(func)
+
+
+def _is_async(func: Callable[..., Any]) -> bool:
+    """``inspect.iscoroutinefunction``, remembered: every reply of every agent asks it of each reply function."""
+    try:
+        return _is_async_cached(func)
+    except TypeError:  # an unhashable callable object
+        return inspect.iscoroutinefunction(func)
 
 
 class ReplyPipelineMixin:
@@ -130,11 +144,13 @@ class ReplyPipelineMixin:
             if sender is None:
                 raise SenderRequired()
             return trigger == sender.name
+        if trigger is Agent:
+            return is_agent(sender)
         if isinstance(trigger, type):
             return isinstance(sender, trigger)
         if isinstance(trigger, list):
             return any(self._match_trigger(t, sender) for t in trigger)
-        if isinstance(trigger, Agent):
+        if is_agent(trigger):
             return trigger == sender
         if callable(trigger):
             result = trigger(sender)
@@ -146,6 +162,13 @@ class ReplyPipelineMixin:
     def _prepare_messages_for_reply(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> list:
         if messages is None and sender is None:
             raise AssertionError(f"Either messages={messages} or sender={sender} must be provided.")
+        if messages is not None and (not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages)):
+            bad = messages if not isinstance(messages, list) else next(m for m in messages if not isinstance(m, dict))
+            raise TypeError(
+                "messages must be a list of message dicts (e.g. [{'role': 'user', 'content': 'hi'}]) or None for "
+                f"the stored conversation with sender; got {'an item ' if bad is not messages else ''}"
+                f"{type(bad).__name__} {bad!r:.60}."
+            )
         if messages is None:
             messages = self._oai_messages[sender]  # type: ignore[index]
         for hook in self.hook_lists["update_agent_state"]:
@@ -169,7 +192,7 @@ class ReplyPipelineMixin:
         exclude = kwargs.get("exclude", ())
         for entry in list(self._reply_func_list):
             reply_func = entry["reply_func"]
-            if reply_func in exclude or inspect.iscoroutinefunction(reply_func):
+            if reply_func in exclude or _is_async(reply_func):
                 continue
             if self._match_trigger(entry["trigger"], sender):
                 final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])
@@ -192,7 +215,7 @@ class ReplyPipelineMixin:
             if _is_shadowed_sync_builtin(reply_func, registered):
                 continue
             if self._match_trigger(entry["trigger"], sender):
-                if inspect.iscoroutinefunction(reply_func):
+                if _is_async(reply_func):
                     final, reply = await reply_func(self, messages=messages, sender=sender, config=entry["config"])
                 else:
                     final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])

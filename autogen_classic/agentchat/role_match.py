@@ -15,8 +15,6 @@ import re
 import threading
 from typing import Any
 
-import snowballstemmer
-
 from ..coding.utils import content_str
 from .agent import Agent
 
@@ -34,15 +32,20 @@ _STOP_WORDS = frozenset(
 )
 _WORD = re.compile(r"[a-z]+")
 # Snowball's English (Porter2) stemmer maps "decide"/"decides"/"decided" and "executes"/"executed" to one
-# form. A stemmer object keeps its state between calls, so threads take turns.
-_STEMMER = snowballstemmer.stemmer("english")
+# form. A stemmer object keeps its state between calls, so threads take turns. The package loads every
+# language it knows (about 1 MiB), so it is imported on the first use of the rule, not with this module.
 _STEMMER_LOCK = threading.Lock()
+_STEMMERS: list[Any] = []
 
 
 def _terms(text: str) -> set[str]:
     words = [w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _STOP_WORDS]
     with _STEMMER_LOCK:
-        return set(_STEMMER.stemWords(words))
+        if not _STEMMERS:
+            import snowballstemmer
+
+            _STEMMERS.append(snowballstemmer.stemmer("english"))
+        return set(_STEMMERS[0].stemWords(words))
 
 
 def _role_text(agent: Agent) -> str:

@@ -28,7 +28,7 @@ Outcome = Literal["selected", "multiple", "none", "invalid"]
 _OUTCOMES = ("selected", "multiple", "none", "invalid")
 
 
-@dataclass
+@dataclass(slots=True)
 class FilterStep:
     """The candidates left after one step of the candidate pipeline.
 
@@ -47,7 +47,7 @@ class FilterStep:
         return cls(name=str(data["name"]), candidates=[str(n) for n in data.get("candidates", [])])
 
 
-@dataclass
+@dataclass(slots=True)
 class SelectionAttempt:
     """One question put to the speaker selector and its answer.
 
@@ -81,7 +81,7 @@ class SelectionAttempt:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class SelectionRecord:
     """One speaker-selection decision.
 

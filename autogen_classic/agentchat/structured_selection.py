@@ -23,7 +23,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..coding.utils import content_str
-from ..local.model_file import MODEL_NAME as EMBEDDED_MODEL_NAME
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -76,9 +75,11 @@ def uses_role_match(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
     wanted = groupchat.select_speaker_auto_role_match
     if wanted is not None:
         return bool(wanted)
+    from ..local.model_file import MODEL_NAME  # here: the local package is not needed for the other methods
+
     entries = llm_config.get("config_list") or [llm_config]
     models = [{**llm_config, **entry}.get("model") for entry in entries if isinstance(entry, dict)]
-    return bool(models) and all(model == EMBEDDED_MODEL_NAME for model in models)
+    return bool(models) and all(model == MODEL_NAME for model in models)
 
 
 def _vocative_pattern(name: str) -> re.Pattern[str]:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import importlib
 import inspect
 import os
 import re
+import ssl
 import weakref
 from typing import Any
 
@@ -38,6 +42,54 @@ CLIENT_KEYS = frozenset(
 AZURE_CLIENT_KEYS = frozenset(
     {"api_version", "azure_endpoint", "azure_deployment", "azure_ad_token", "azure_ad_token_provider"}
 )
+
+
+@functools.lru_cache(maxsize=1)
+def _shared_ssl_context() -> ssl.SSLContext | None:
+    """One TLS context for every client this process builds, or None to let the SDK build its own.
+
+    Building a context loads the CA bundle (about 20 ms); without sharing, every agent paid it twice
+    (sync and async client) and 50 agents built at once spent a second on it. The context is made by
+    the SDK's own HTTP library, so certificates and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` are honoured the
+    same way (read once, when the first client is built).
+    """
+    library = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0])
+    create = getattr(library, "create_ssl_context", None)
+    if create is None:
+        return None
+    try:
+        return create()
+    except Exception:  # noqa: BLE001 - any trouble here: the SDK builds its context as it always did
+        return None
+
+
+class _HttpClient(openai.DefaultHttpxClient):  # type: ignore[misc,valid-type]
+    """The SDK's default sync HTTP client on the shared TLS context, closed when garbage collected."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            if not self.is_closed:
+                self.close()
+
+
+class _AsyncHttpClient(openai.DefaultAsyncHttpxClient):  # type: ignore[misc,valid-type]
+    """The SDK's default async HTTP client on the shared TLS context, closed on its loop when collected."""
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            if not self.is_closed:
+                asyncio.get_running_loop().create_task(self.aclose())
+
+
+def _with_shared_tls(kwargs: dict[str, Any], asynchronous: bool) -> dict[str, Any]:
+    """``kwargs`` plus an ``http_client`` on the shared TLS context, unless the config brings its own."""
+    if kwargs.get("http_client") is not None:
+        return kwargs
+    context = _shared_ssl_context()
+    if context is None:
+        return kwargs
+    client = _AsyncHttpClient(verify=context) if asynchronous else _HttpClient(verify=context)
+    return {**kwargs, "http_client": client}
 
 
 def _create_parameter_names() -> frozenset[str]:
@@ -87,8 +139,9 @@ class OpenAIClient:
         self._kwargs = kwargs
         self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
         self.base_url: str = str(kwargs.get("azure_endpoint") or kwargs.get("base_url") or OPENAI_DEFAULT_BASE_URL)
+        sync_kwargs = _with_shared_tls(kwargs, asynchronous=False)
         self._client: openai.OpenAI | openai.AzureOpenAI = (
-            openai.AzureOpenAI(**kwargs) if self.is_azure else openai.OpenAI(**kwargs)
+            openai.AzureOpenAI(**sync_kwargs) if self.is_azure else openai.OpenAI(**sync_kwargs)
         )
         self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
@@ -149,7 +202,8 @@ class OpenAIClient:
         loop = asyncio.get_running_loop()
         client = self._async_clients.get(loop)
         if client is None:
-            client = openai.AsyncAzureOpenAI(**self._kwargs) if self.is_azure else openai.AsyncOpenAI(**self._kwargs)
+            kwargs = _with_shared_tls(self._kwargs, asynchronous=True)
+            client = openai.AsyncAzureOpenAI(**kwargs) if self.is_azure else openai.AsyncOpenAI(**kwargs)
             self._async_clients[loop] = client
         return client
 
