@@ -32,11 +32,11 @@ __all__ = [
     "HISTORY_WINDOW",
     "MESSAGE_CHARS",
     "addressed_agent",
-    "uses_role_match",
     "candidate_order",
     "parse_structured_answer",
     "selection_response_format",
     "structured_prompt_messages",
+    "uses_role_match",
     "uses_structured_selection",
 ]
 
