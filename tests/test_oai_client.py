@@ -61,6 +61,22 @@ def test_request_settings_pass_through_and_config_wins_over_create_kwargs(
         assert wrapper_only not in body
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_messages_and_tools_reach_the_server_as_given(scripted_server: ScriptedOpenAIServer, stream: bool) -> None:
+    # They skip the SDK's typed walk (sent through extra_body) and must arrive unchanged, once.
+    messages = [{"role": "system", "content": "Be brief."},
+                {"role": "user", "name": "ann", "content": [{"type": "text", "text": "Add 1 and 2."}]}]
+    tools = [{"type": "function", "function": {"name": "add", "parameters": {"type": "object", "properties": {}}}}]
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    scripted_server.add_replies("3", "3")
+    client.create(messages=messages, tools=tools, stream=stream, extra_body={"top_k": 5})
+    raw = scripted_server.requests[0]
+    assert (raw["messages"], raw["tools"], raw["top_k"], raw["stream"]) == (messages, tools, 5, stream)
+    asyncio.run(client.a_create(messages=messages, functions=[tools[0]["function"]], cache_seed=None))
+    assert scripted_server.requests[1]["functions"] == [tools[0]["function"]]
+    assert scripted_server.requests[1]["messages"] == messages
+
+
 def test_wrapper_built_from_base_config_only(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(
         model="scripted-model", base_url=scripted_server.base_url, api_key="sk-scripted-test", cache_seed=None
