@@ -112,12 +112,15 @@ def test_orchestration_rejects_bad_input(orchestration: ModuleType) -> None:
 
 # ------------------------------------------------------------------------------------------ scale
 def test_scale_runs_tagged_chats_without_leakage(scale: ModuleType) -> None:
-    result = scale.run(chats=3, latency=0.0, rounds=5, in_process=True)
-    # warm-up chat, one chat alone and 3 together (cold), then the last four again (warm)
-    assert sorted(run.chat for run in result.runs) == [0, 1, 1, 2, 2, 3, 3, 4, 4]
+    result = scale.run(chats=3, latency=0.0, rounds=5, in_process=True, repeat=2)
+    # warm-up chat, one chat alone and 3 together (cold), then the last four again, twice (warm)
+    assert sorted(run.chat for run in result.runs) == [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
     assert result.complete and result.leaks == [] and result.mixed_requests == []
-    assert result.model_calls == 9 * 3 + 4 * 3 + 4  # agent chats, bare-SDK chats, the SDK clients' first call
-    cold, warm = (run for run in result.runs if run.chat == 2)
+    # agent chats, the bare-SDK chats (two runs of 1 + 3 chats), the SDK clients' first call
+    assert result.model_calls == 13 * 3 + 2 * 4 * 3 + 4
+    assert (len(result.warm), len(result.raw)) == (2, 2)
+    assert result.ratio == scale.median_timing(result.warm)[2]
+    cold, warm, again = (run for run in result.runs if run.chat == 2)
     assert [message["content"] for message in cold.messages] == [
         "[chat-2] Draft a haiku about the sea.",
         "[chat-2] model answer 1.",
@@ -126,14 +129,21 @@ def test_scale_runs_tagged_chats_without_leakage(scale: ModuleType) -> None:
         "[chat-2] model answer 3.",
     ]
     assert [message["name"] for message in cold.messages] == ["user", "writer", "critic", "user", "writer"]
-    # the second run starts afresh on the same agents; the server counts on per chat
+    # each later run starts afresh on the same agents; the server counts on per chat
     assert [message["content"] for message in warm.messages][1:] == [
         "[chat-2] model answer 4.", "[chat-2] model answer 5.", "[chat-2] Please go on.", "[chat-2] model answer 6."
     ]
+    assert [message["content"] for message in again.messages][-1] == "[chat-2] model answer 9."
     lines = scale.format_report(result)
     assert lines[0].startswith("Group chats at scale: 3 chats at once via a_initiate_chat + asyncio.gather, 5 messages")
+    assert lines[4].startswith("same agents again (warm)") and lines[4].endswith("x")  # median, then the range
     checks = scale.checks(result)
     assert checks["every chat complete"] and checks["no message in another chat"]
+
+
+def test_scale_median_of_runs(scale: ModuleType) -> None:
+    timings = [scale.Timing(1.0, 1.2), scale.Timing(2.0, 5.0), scale.Timing(1.0, 1.4)]
+    assert scale.median_timing(timings) == (1.0, 1.4, 1.4)
 
 
 def test_scale_leak_detection(scale: ModuleType) -> None:
@@ -151,6 +161,8 @@ def test_scale_rejects_bad_input(scale: ModuleType) -> None:
         scale.run(chats=0)
     with pytest.raises(ValueError, match="latency must be >= 0 seconds"):
         scale.run(chats=1, latency=-1.0)
+    with pytest.raises(ValueError, match="repeat must be a positive int"):
+        scale.run(chats=1, repeat=0)
 
 
 def test_suite_passes_the_quick_options_to_each_section() -> None:

@@ -12,7 +12,7 @@ import threading
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Optional
 
 import pytest
 

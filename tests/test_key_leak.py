@@ -312,3 +312,20 @@ def test_the_chained_endpoint_error_is_scrubbed_too(scripted_server: ScriptedOpe
                   chain=True)
     assert_key_was_sent(scripted_server)
     found.assert_no_key()
+
+
+def test_scrubbing_keeps_error_arguments_of_any_sequence_type() -> None:
+    # Transport errors carry named tuples (a connection key) and other sequences among their
+    # arguments; scrubbing must rebuild them, or leave them as they are when they hold no key.
+    from collections import namedtuple
+
+    from autogen_classic.oai.secrets import scrub_exception
+
+    Key = namedtuple("Key", "host port token")
+    clean = Key("127.0.0.1", 8080, "no secret")
+    leaky = Key("127.0.0.1", 8080, f"token {KEY}")
+    error = scrub_exception(RuntimeError(clean, leaky, [KEY, 1], ("x",)), KEY)
+    assert error.args[0] is clean
+    assert error.args[1] == Key("127.0.0.1", 8080, "token ***") and type(error.args[1]) is Key
+    assert error.args[2] == ["***", 1]
+    assert KEY not in repr(error)

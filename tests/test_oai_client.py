@@ -77,6 +77,52 @@ def test_messages_and_tools_reach_the_server_as_given(scripted_server: ScriptedO
     assert scripted_server.requests[1]["messages"] == messages
 
 
+def _completion_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "chatcmpl-7", "object": "chat.completion", "created": 1700000000, "model": "scripted-model",
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                     "message": {"role": "assistant", "content": "seven", "refusal": None}}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}, "vendor_field": {"k": 1},
+    }
+    body.update(overrides)
+    return body
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_completion_read_fast_equals_the_sdks_own_parse(scripted_server: ScriptedOpenAIServer, asynchronous: bool) -> None:
+    # The body is read by pydantic's validator; the object must be the one the SDK itself would build,
+    # extra vendor fields and the request id included.
+    body = _completion_body()
+    scripted_server.add_reply(ScriptedReply(raw_body=json.dumps(body), headers={"x-request-id": "req_42"}))
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    response = asyncio.run(client.a_create(messages=USER)) if asynchronous else client.create(messages=USER)
+    expected = ChatCompletion.construct(**body)
+    for model in (response, expected):
+        for extra in ("cost", "config_id", "pass_filter", "message_retrieval_function"):
+            model.__dict__.pop(extra, None)
+            (model.__pydantic_extra__ or {}).pop(extra, None)
+    assert response.model_dump(exclude_unset=True) == expected.model_dump(exclude_unset=True)
+    assert response.vendor_field == {"k": 1}
+    assert response._request_id == "req_42"
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_completion_the_validator_refuses_is_still_accepted_as_before(
+    scripted_server: ScriptedOpenAIServer, asynchronous: bool
+) -> None:
+    # Some servers send a finish reason outside the OpenAI list and leave out "created": the SDK's
+    # lenient reading takes over, so such answers keep working.
+    body = _completion_body()
+    del body["created"]
+    body["choices"][0]["finish_reason"] = "eos_token"
+    scripted_server.add_reply(ScriptedReply(raw_body=json.dumps(body)))
+    client = OpenAIWrapper(**scripted_server.llm_config())
+    response = asyncio.run(client.a_create(messages=USER)) if asynchronous else client.create(messages=USER)
+    assert client.extract_text_or_completion_object(response) == ["seven"]
+    assert response.choices[0].finish_reason == "eos_token"
+    assert response.usage.total_tokens == 4
+
+
 def test_wrapper_built_from_base_config_only(scripted_server: ScriptedOpenAIServer) -> None:
     client = OpenAIWrapper(
         model="scripted-model", base_url=scripted_server.base_url, api_key="sk-scripted-test", cache_seed=None

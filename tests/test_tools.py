@@ -16,7 +16,6 @@ import pytest
 from pydantic import BaseModel, Field, ValidationError
 
 import autogen_classic.function_utils as classic_function_utils
-from autogen_classic.io.base import IOStream
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.tools import (
     a_execute_function,

@@ -68,7 +68,15 @@ def _scrub_data(data: Any, secrets: tuple[str, ...]) -> Any:
     if isinstance(data, Mapping):
         return {key: _scrub_data(value, secrets) for key, value in data.items()}
     if isinstance(data, (list, tuple)):
-        return type(data)(_scrub_data(item, secrets) for item in data)
+        items = [_scrub_data(item, secrets) for item in data]
+        if all(new is old for new, old in zip(items, data)):
+            return data  # nothing to remove: keep the object (and its type) as it is
+        if hasattr(data, "_fields"):  # a named tuple takes its fields as arguments
+            return type(data)(*items)
+        try:
+            return type(data)(items)
+        except TypeError:  # a sequence type that cannot be rebuilt from its items: plain values will do
+            return tuple(items) if isinstance(data, tuple) else items
     return data
 
 
