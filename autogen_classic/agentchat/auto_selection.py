@@ -14,6 +14,7 @@ selection; they are rebuilt only when the selector's model configuration changes
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from ..oai.errors import AllEndpointsFailedError
 from .conversable_agent import ConversableAgent
 from .role_match import role_matched_agent
 from .selection_trace import SelectionAttempt, SelectionRecord
+from .tool_responses import ToolResponseScan
 from .structured_selection import (
     addressed_agent,
     candidate_order,
@@ -51,6 +53,7 @@ SELECTION_AGENT_NAME = "speaker_selection_agent"
 
 
 # ----------------------------------------------------------------- name matching
+@functools.lru_cache(maxsize=1024)  # built for every candidate on every selection otherwise
 def _name_pattern(name: str) -> re.Pattern[str]:
     # Word boundaries are "a non-word character or the padded edge"; every variant is escaped,
     # so names with regex-special characters ("c++", "a.b") match literally.
@@ -188,6 +191,7 @@ class SpeakerSelectorChat:
         _register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
         self._transforms: Any = None
         self._session: _Session | None = None
+        self._group_scan = ToolResponseScan()
         # Set when the endpoint rejected the structured request: the classic path runs from then on.
         self.structured_rejected: str | None = None
 
@@ -223,6 +227,9 @@ class SpeakerSelectorChat:
         selector.update_system_message(groupchat.select_speaker_msg(agents))
         selector._oai_messages.clear()
         selector._oai_messages[self.checking_agent] = messages
+        if self._group_scan.is_plain(groupchat.messages):
+            # The copy holds no tool responses either: the selector need not read it through to know.
+            selector._tool_response_scan.mark_plain(messages)
         self.checking_agent.clear_history()
         self._attach_transforms(groupchat.select_speaker_transform_messages)
         self._session = _Session(groupchat, agents, record, 1 + groupchat.max_retries_for_selecting_speaker, role)

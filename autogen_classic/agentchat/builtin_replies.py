@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..io import IOStream, render
 from .human_reply import human_reply_message, plan_human_input
+from .tool_responses import unroll_tool_responses
 
 if TYPE_CHECKING:
     from .agent import Agent
@@ -36,20 +37,6 @@ def _conversation(self: "ConversableAgent", messages: Optional[list[dict[str, An
 
 
 # ---------------------------------------------------------------- the model
-def _unroll_tool_responses(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The endpoint wants one message per tool response, not our combined tool message."""
-    unrolled: list[dict[str, Any]] = []
-    for message in messages:
-        tool_responses = message.get("tool_responses") or []
-        if tool_responses:
-            unrolled.extend(tool_responses)
-            if message.get("role") != "tool":
-                unrolled.append({k: v for k, v in message.items() if k != "tool_responses"})
-        else:
-            unrolled.append(message)
-    return unrolled
-
-
 def _normalize_calls(self: "ConversableAgent", response: Any) -> Union[str, dict[str, Any], None]:
     if response is None:
         return None
@@ -68,17 +55,34 @@ def _normalize_calls(self: "ConversableAgent", response: Any) -> Union[str, dict
     return response
 
 
+def _request(self: "ConversableAgent", conversation: list[dict[str, Any]]) -> tuple[Any, list[dict[str, Any]]]:
+    """The last message's ``context`` and the system message plus ``conversation`` as the endpoint wants them.
+
+    Whether the conversation holds tool responses is known from the messages added since the last
+    request, so a long chat does not re-read its whole history on every call to find out.
+    """
+    messages = self._oai_system_message + conversation
+    context = messages[-1].get("context")
+    if self._tool_response_scan.is_plain(conversation):
+        return context, messages
+    return context, unroll_tool_responses(messages)
+
+
+def _reply_from_response(self: "ConversableAgent", llm_client: Any, response: Any) -> Union[str, dict[str, Any], None]:
+    extracted = llm_client.extract_text_or_completion_object(response)[0]
+    if extracted is None:
+        warnings.warn(f"Extracted_response from {response} is None.", UserWarning)
+    return _normalize_calls(self, extracted)
+
+
 def generate_oai_reply_from_client(
     self: "ConversableAgent", llm_client: Any, messages: list[dict[str, Any]], cache: Any
 ) -> Union[str, dict[str, Any], None]:
     """Ask ``llm_client`` for the next message of ``messages``."""
     response = llm_client.create(
-        context=messages[-1].get("context"), messages=_unroll_tool_responses(messages), cache=cache, agent=self
+        context=messages[-1].get("context"), messages=unroll_tool_responses(messages), cache=cache, agent=self
     )
-    extracted = llm_client.extract_text_or_completion_object(response)[0]
-    if extracted is None:
-        warnings.warn(f"Extracted_response from {response} is None.", UserWarning)
-    return _normalize_calls(self, extracted)
+    return _reply_from_response(self, llm_client, response)
 
 
 def generate_oai_reply(
@@ -89,8 +93,9 @@ def generate_oai_reply(
     client = self.client if config is None else config
     if client is None:
         return False, None
-    messages = _conversation(self, messages, sender)
-    reply = generate_oai_reply_from_client(self, client, self._oai_system_message + messages, self.client_cache)
+    context, request = _request(self, _conversation(self, messages, sender))
+    response = client.create(context=context, messages=request, cache=self.client_cache, agent=self)
+    reply = _reply_from_response(self, client, response)
     return (False, None) if reply is None else (True, reply)
 
 
@@ -102,15 +107,9 @@ async def a_generate_oai_reply(
     client = self.client if config is None else config
     if client is None:
         return False, None
-    messages = self._oai_system_message + _conversation(self, messages, sender)
-    response = await client.a_create(
-        context=messages[-1].get("context"), messages=_unroll_tool_responses(messages), cache=self.client_cache,
-        agent=self,
-    )
-    extracted = client.extract_text_or_completion_object(response)[0]
-    if extracted is None:
-        warnings.warn(f"Extracted_response from {response} is None.", UserWarning)
-    reply = _normalize_calls(self, extracted)
+    context, request = _request(self, _conversation(self, messages, sender))
+    response = await client.a_create(context=context, messages=request, cache=self.client_cache, agent=self)
+    reply = _reply_from_response(self, client, response)
     return (False, None) if reply is None else (True, reply)
 
 

@@ -21,6 +21,7 @@ from .human_reply import validate_human_input_mode
 from .messages import invalid_message_error, message_to_dict, to_oai_message
 from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .tool_registry import ToolRegistryMixin, assert_valid_name
+from .tool_responses import ToolResponseScan
 
 __all__ = ["ConversableAgent", "reflection_with_llm_summary"]
 
@@ -147,6 +148,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
         self._name = name
         self._oai_messages = _conversations(chat_messages)
+        self._tool_response_scan = ToolResponseScan()  # spares long chats a full read per model call
         self._oai_system_message = [{"content": system_message, "role": "system"}]
         self._description = description if description is not None else system_message
         self._is_termination_msg = is_termination_msg or _default_is_termination_msg

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
 from ..exception_utils import SenderRequired
@@ -162,7 +163,13 @@ class ReplyPipelineMixin:
     def _prepare_messages_for_reply(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> list:
         if messages is None and sender is None:
             raise AssertionError(f"Either messages={messages} or sender={sender} must be provided.")
-        if messages is not None and (not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages)):
+        # A conversation this agent stores was checked message by message when stored: only lists
+        # from elsewhere are read through (in C, as this runs on every reply).
+        if (
+            messages is not None
+            and messages is not self._oai_messages.get(sender)  # type: ignore[arg-type]
+            and (not isinstance(messages, list) or not all(map(isinstance, messages, repeat(dict))))
+        ):
             bad = messages if not isinstance(messages, list) else next(m for m in messages if not isinstance(m, dict))
             raise TypeError(
                 "messages must be a list of message dicts (e.g. [{'role': 'user', 'content': 'hi'}]) or None for "
