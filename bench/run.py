@@ -8,7 +8,8 @@ Sections (in this order; ``--sections`` picks some):
   (bench_selection.py; needs the ``local`` extra);
 - ``client``: OpenAIWrapper overhead and cache hits against the scripted server (bench_client.py).
 
-``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
+Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
+other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
 package, run by that interpreter, to the orchestration tables.
 
 Usage: ``python bench/run.py [--quick] [--sections NAME ...] [--compare PYTHON]``
@@ -19,19 +20,13 @@ The exit code is 0 when every section ran and met its targets, otherwise 1.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
-import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling bench_*.py scripts
-
-import bench_client
-import bench_orchestration
-import bench_scale
-import bench_selection
-
+BENCH_DIR = Path(__file__).resolve().parent
 SECTIONS = ("orchestration", "scale", "selection", "client")
 
 
@@ -48,25 +43,22 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
     return []  # scale: 50 chats in either mode, it takes seconds
 
 
-def _entry(name: str) -> Callable[[list[str]], int]:
-    return {
-        "orchestration": bench_orchestration.main,
-        "scale": bench_scale.main,
-        "selection": bench_selection.main,
-        "client": bench_client.main,
-    }[name]
+def section_script(name: str) -> Path:
+    """The script of section ``name`` (``bench/bench_<name>.py``)."""
+    if name not in SECTIONS:
+        raise ValueError(f"name must be one of {', '.join(SECTIONS)}, got {name!r}")
+    return BENCH_DIR / f"bench_{name}.py"
 
 
 def run_section(name: str, argv: list[str]) -> tuple[int, float]:
-    """Run one section with ``argv``; return its exit code (1 when it raised) and its seconds."""
+    """Run one section's script with ``argv`` in a fresh interpreter; return its exit code and seconds.
+
+    Each section gets a process of its own, so what one leaves behind (a larger heap for the garbage
+    collector, a running model server, loaded modules) cannot change the next one's timings.
+    """
     start = time.perf_counter()
-    try:
-        code = _entry(name)(argv)
-    except SystemExit as exc:  # argparse errors
-        code = exc.code if isinstance(exc.code, int) else 1
-    except Exception:  # noqa: BLE001 - one broken section must not hide the others' tables
-        traceback.print_exc()
-        code = 1
+    sys.stdout.flush()
+    code = subprocess.call([sys.executable, str(section_script(name)), *argv])
     return code, time.perf_counter() - start
 
 
@@ -81,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = []
     for name in args.sections:
         section = section_argv(name, args.quick, args.compare)
-        print(f"\n=== {name}: bench/{_entry(name).__module__}.py {' '.join(section)}".rstrip(), flush=True)
+        print(f"\n=== {name}: bench/{section_script(name).name} {' '.join(section)}".rstrip(), flush=True)
         code, seconds = run_section(name, section)
         sys.stdout.flush()
         summary.append((name, code, seconds))

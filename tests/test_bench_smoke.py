@@ -172,6 +172,9 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     assert suite.section_argv("client", quick=False, compare=None) == []
     with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client"):
         suite.section_argv("everything", quick=True, compare=None)
+    assert suite.section_script("scale").name == "bench_scale.py" and suite.section_script("scale").is_file()
+    with pytest.raises(ValueError, match="name must be one of"):
+        suite.section_script("everything")
     stream = ScriptedIOStream()
     with IOStream.set_default(stream):
         code, _ = suite.run_section("client", ["--calls", "1"])  # argparse rejects it: exit 2, no crash
