@@ -103,10 +103,6 @@ class ChatRun:
         return bool(self.foreign_tags)
 
 
-def _ratio(one: float, many: float) -> float:
-    return many / one if one > 0 else float("inf")
-
-
 @dataclass
 class Timing:
     """Wall times of one chat alone and of all chats at once, measured one right after the other."""
@@ -116,7 +112,7 @@ class Timing:
 
     @property
     def ratio(self) -> float:
-        return _ratio(self.one, self.many)
+        return self.many / self.one if self.one > 0 else float("inf")
 
 
 def median_timing(timings: Sequence[Timing]) -> tuple[float, float, float]:
