@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import importlib
 import inspect
 import os
 import re
-import ssl
 import weakref
 from typing import Any
 
@@ -18,6 +15,7 @@ import pydantic
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
 from .errors import MalformedResponseError
+from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .streaming import StreamAccumulator
 from .usage import cost_for_tokens
 
@@ -45,56 +43,12 @@ AZURE_CLIENT_KEYS = frozenset(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _shared_ssl_context() -> ssl.SSLContext | None:
-    """One TLS context for every client this process builds, or None to let the SDK build its own.
-
-    Building a context loads the CA bundle (about 20 ms); without sharing, every agent paid it twice
-    (sync and async client) and 50 agents built at once spent a second on it. The context is made by
-    the SDK's own HTTP library, so certificates and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` are honoured the
-    same way (read once, when the first client is built).
-    """
-    library = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0])
-    create = getattr(library, "create_ssl_context", None)
-    if create is None:
-        return None
-    try:
-        return create()
-    except Exception:  # noqa: BLE001 - any trouble here: the SDK builds its context as it always did
-        return None
-
-
-class _HttpClient(openai.DefaultHttpxClient):  # type: ignore[misc,valid-type]
-    """The SDK's default sync HTTP client on the shared TLS context, closed when garbage collected."""
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            if not self.is_closed:
-                self.close()
-
-
-class _AsyncHttpClient(openai.DefaultAsyncHttpxClient):  # type: ignore[misc,valid-type]
-    """The SDK's default async HTTP client on the shared TLS context, closed on its loop when collected."""
-
-    def __del__(self) -> None:
-        with contextlib.suppress(Exception):
-            if not self.is_closed:
-                asyncio.get_running_loop().create_task(self.aclose())
-
-
-def _with_shared_tls(kwargs: dict[str, Any], asynchronous: bool) -> dict[str, Any]:
-    """``kwargs`` plus an ``http_client`` on the shared TLS context, unless the config brings its own."""
-    if kwargs.get("http_client") is not None:
-        return kwargs
-    context = _shared_ssl_context()
-    if context is None:
-        return kwargs
-    client = _AsyncHttpClient(verify=context) if asynchronous else _HttpClient(verify=context)
-    return {**kwargs, "http_client": client}
-
-
 # Request parameters sent without the SDK's per-request type walk (see ``_request_params``).
 _PLAIN_JSON_PARAMETERS = ("messages", "tools", "functions")
+
+
+def _is_async_http_client(client: Any) -> bool:
+    return client is not None and inspect.iscoroutinefunction(getattr(client, "aclose", None))
 
 
 def _create_parameter_names() -> frozenset[str]:
@@ -161,7 +115,11 @@ class OpenAIClient:
         self._kwargs = kwargs
         self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
         self.base_url: str = str(kwargs.get("azure_endpoint") or kwargs.get("base_url") or OPENAI_DEFAULT_BASE_URL)
-        sync_kwargs = _with_shared_tls(kwargs, asynchronous=False)
+        # A config's http_client serves the side it was made for (sync or async); the other side gets the default.
+        own = kwargs.get("http_client")
+        sync_kwargs = kwargs
+        if own is None or _is_async_http_client(own):
+            sync_kwargs = {**kwargs, "http_client": sync_http_client()}
         self._client: openai.OpenAI | openai.AzureOpenAI = (
             openai.AzureOpenAI(**sync_kwargs) if self.is_azure else openai.OpenAI(**sync_kwargs)
         )
@@ -219,12 +177,14 @@ class OpenAIClient:
             )
         return kwargs
 
-    def _async_client(self) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
-        # An async HTTP connection pool belongs to one event loop, so keep one client per loop.
+    async def _async_client(self) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
+        # An async HTTP connection pool belongs to one event loop, so keep one SDK client per loop.
         loop = asyncio.get_running_loop()
         client = self._async_clients.get(loop)
         if client is None:
-            kwargs = _with_shared_tls(self._kwargs, asynchronous=True)
+            kwargs = self._kwargs
+            if not _is_async_http_client(kwargs.get("http_client")):  # the config's own async client is used as is
+                kwargs = {**kwargs, "http_client": await loop_http_client()}
             client = openai.AsyncAzureOpenAI(**kwargs) if self.is_azure else openai.AsyncOpenAI(**kwargs)
             self._async_clients[loop] = client
         return client
@@ -288,7 +248,7 @@ class OpenAIClient:
     async def a_create(self, params: dict[str, Any]) -> ChatCompletion:
         """Async twin of ``create`` on ``openai.AsyncOpenAI``."""
         params = self._request_params(params)
-        client = self._async_client()
+        client = await self._async_client()
         try:
             if params.get("stream"):
                 accumulator = StreamAccumulator()
@@ -302,6 +262,11 @@ class OpenAIClient:
                 return check_completion(accumulator.result(params))
             raw = await client.chat.completions.with_raw_response.create(**params)
             return check_completion(_parsed_completion(raw))
+        except openai.APITimeoutError as err:
+            corrected = connection_error_from_timeout(err)
+            if corrected is None:
+                raise
+            raise corrected[0] from corrected[1]
         except openai.BadRequestError as err:
             translated = self._translate(err)
             if translated is err:
