@@ -6,13 +6,14 @@ that takes ``--latency`` seconds (default 0.1) per answer. A chat has ``--rounds
 5: user, writer, critic, user, writer, so three model calls).
 
 The agents are built before the clock starts. One chat is timed alone, then all chats at once:
-first with new agents ("cold": each model agent's first request also builds its async HTTP
-client), then ``--repeat`` times with the same agents ("warm"), one chat alone right before all at
+first with new agents ("cold": each model agent's first request also builds its ``openai`` client,
+and new connections are opened), then ``--repeat`` times with the same agents ("warm"), one chat alone right before all at
 once each time. As the time goes into waiting on the server, the warm concurrent run should take
 little more than one chat: the target is a median ratio of at most 1.5x. The median is used because
 single runs on a small shared machine vary by a third or more. The same requests sent with the
 bare ``openai`` SDK (one client per chat) are timed the same way, as the floor any framework can
-reach on this machine.
+reach on this machine: once on the SDK's default httpx client, once on its aiohttp client (which
+the package uses for async requests).
 
 The server runs in a child process (``--in-process``: a thread of this one), so its work does
 not compete with the chats for the interpreter lock.
@@ -125,8 +126,8 @@ def median_timing(timings: Sequence[Timing]) -> tuple[float, float, float]:
 class ScaleResult:
     """Timings of one chat and of ``chats`` chats at once, with new agents ("cold": each agent's
     first request also builds its async HTTP client) and with the same agents again, once per
-    repeat ("warm"), and of the same calls with the bare SDK ("raw"); every finished chat (``runs``)
-    and the leak checks."""
+    repeat ("warm"), and of the same calls with the bare SDK on its default httpx client ("raw") and
+    on its aiohttp client ("raw_aiohttp"); every finished chat (``runs``) and the leak checks."""
 
     chats: int
     rounds: int
@@ -134,6 +135,7 @@ class ScaleResult:
     cold: Timing
     warm: list[Timing]
     raw: list[Timing]
+    raw_aiohttp: list[Timing]
     runs: list[ChatRun]
     mixed_requests: list[set[int]]
     model_calls: int
@@ -215,32 +217,38 @@ async def _raw_gather(clients: dict[int, openai.AsyncOpenAI], model: str, calls:
 
 
 async def _raw_baseline(chats: int, llm_config: dict[str, Any], rounds: int, repeat: int,
-                        keep: list[Any]) -> list[Timing]:
-    """The same requests with the bare ``openai`` SDK (one warm client per chat): the floor for any framework."""
+                        http: str, offset: int) -> list[Timing]:
+    """The same requests with the bare ``openai`` SDK (one warm client per chat): the floor for any framework.
+
+    ``http`` is ``httpx`` (the SDK's default client) or ``aiohttp`` (``openai.DefaultAioHttpClient``,
+    what the package uses for async requests); ``offset`` keeps the tags apart from other chats'.
+    """
     entry = llm_config["config_list"][0]
-    make = lambda: openai.AsyncOpenAI(api_key=entry["api_key"], base_url=entry["base_url"])
-    offset = 2 * chats + 10  # tags of their own, apart from the agents' chats
+
+    def make() -> openai.AsyncOpenAI:
+        http_client = openai.DefaultAioHttpClient() if http == "aiohttp" else None
+        return openai.AsyncOpenAI(api_key=entry["api_key"], base_url=entry["base_url"], http_client=http_client)
+
     clients = {offset + number: make() for number in range(chats + 1)}
-    keep.append(clients)
-    calls = model_calls_per_chat(rounds)
-    await _raw_gather(clients, entry["model"], 1)  # connect every client first
-    first = next(iter(clients))
-    others = {k: v for k, v in clients.items() if k != first}
-    timings = []
-    for _ in range(repeat):
-        single = await _raw_gather({first: clients[first]}, entry["model"], calls)
-        timings.append(Timing(single, await _raw_gather(others, entry["model"], calls)))
-    return timings
+    try:
+        calls = model_calls_per_chat(rounds)
+        await _raw_gather(clients, entry["model"], 1)  # connect every client first
+        first = next(iter(clients))
+        others = {k: v for k, v in clients.items() if k != first}
+        timings = []
+        for _ in range(repeat):
+            single = await _raw_gather({first: clients[first]}, entry["model"], calls)
+            timings.append(Timing(single, await _raw_gather(others, entry["model"], calls)))
+        return timings
+    finally:
+        await asyncio.gather(*(client.close() for client in clients.values()))
 
 
-async def _bench(chats: int, llm_config: dict[str, Any], rounds: int, repeat: int, keep: list[Any]) -> dict[str, Any]:
+async def _bench(chats: int, llm_config: dict[str, Any], rounds: int, repeat: int) -> dict[str, Any]:
     # Agents are built before the clock starts: the measurement is the chats, not their construction.
-    # Everything runs on one event loop, and ``keep`` holds the agents (and so their async HTTP
-    # clients) until the loop is closed, so no client is closed on a loop that is gone.
     warm_up = {0: build_chat(0, llm_config, rounds)}
     single = {1: build_chat(1, llm_config, rounds)}
     many = {number: build_chat(number, llm_config, rounds) for number in range(2, chats + 2)}
-    keep.extend([warm_up, single, many])
     await _timed_gather(warm_up)  # imports and lazy module set-up
     cold = Timing(await _timed_gather(single), await _timed_gather(many))
     runs = [_check(number, manager) for group in (warm_up, single, many) for number, (_, manager) in group.items()]
@@ -249,8 +257,9 @@ async def _bench(chats: int, llm_config: dict[str, Any], rounds: int, repeat: in
     for _ in range(repeat):
         warm.append(Timing(await _timed_gather(single), await _timed_gather(many)))
         runs += [_check(number, manager) for group in (single, many) for number, (_, manager) in group.items()]
-    raw = await _raw_baseline(chats, llm_config, rounds, repeat, keep)
-    return {"cold": cold, "warm": warm, "raw": raw, "runs": runs}
+    raw = await _raw_baseline(chats, llm_config, rounds, repeat, "httpx", offset=2 * chats + 10)
+    raw_aiohttp = await _raw_baseline(chats, llm_config, rounds, repeat, "aiohttp", offset=3 * chats + 20)
+    return {"cold": cold, "warm": warm, "raw": raw, "raw_aiohttp": raw_aiohttp, "runs": runs}
 
 
 class ServerProcess:
@@ -333,19 +342,18 @@ def run(chats: int = CHATS, latency: float = LATENCY, rounds: int = ROUNDS, in_p
         raise ValueError(f"latency must be >= 0 seconds, got {latency!r}")
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a positive int, got {repeat!r}")
-    keep: list[Any] = []
     with _server(latency, in_process) as (llm_config, findings), IOStream.set_default(ScriptedIOStream()):
-        found = asyncio.run(_bench(chats, llm_config, rounds, repeat, keep))
-    keep.clear()
-    return ScaleResult(chats, rounds, latency, found["cold"], found["warm"], found["raw"], found["runs"],
-                       findings["mixed"], findings["calls"])
+        found = asyncio.run(_bench(chats, llm_config, rounds, repeat))
+    return ScaleResult(chats, rounds, latency, found["cold"], found["warm"], found["raw"], found["raw_aiohttp"],
+                       found["runs"], findings["mixed"], findings["calls"])
 
 
 def format_report(result: ScaleResult) -> list[str]:
     """The timing table (medians over the repeats, with the range of the ratio) and the counts behind the checks."""
     per_chat = sum(len(run.messages) for run in result.runs) // len(result.runs)
     rows = [("new agents (cold)", result.cold.one, result.cold.many, result.cold.ratio, "")]
-    for name, timings in (("same agents again (warm)", result.warm), ("bare openai SDK, same calls", result.raw)):
+    for name, timings in (("same agents again (warm)", result.warm), ("bare openai SDK (httpx)", result.raw),
+                          ("bare openai SDK (aiohttp)", result.raw_aiohttp)):
         one, many, ratio = median_timing(timings)
         ratios = [timing.ratio for timing in timings]
         spread = f"{min(ratios):.2f}-{max(ratios):.2f}x" if len(ratios) > 1 else ""

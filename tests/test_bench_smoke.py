@@ -116,9 +116,10 @@ def test_scale_runs_tagged_chats_without_leakage(scale: ModuleType) -> None:
     # warm-up chat, one chat alone and 3 together (cold), then the last four again, twice (warm)
     assert sorted(run.chat for run in result.runs) == [0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
     assert result.complete and result.leaks == [] and result.mixed_requests == []
-    # agent chats, the bare-SDK chats (two runs of 1 + 3 chats), the SDK clients' first call
-    assert result.model_calls == 13 * 3 + 2 * 4 * 3 + 4
-    assert (len(result.warm), len(result.raw)) == (2, 2)
+    # agent chats, then for each HTTP client the bare-SDK chats (two runs of 1 + 3 chats) and the
+    # SDK clients' first call
+    assert result.model_calls == 13 * 3 + 2 * (2 * 4 * 3 + 4)
+    assert (len(result.warm), len(result.raw), len(result.raw_aiohttp)) == (2, 2, 2)
     assert result.ratio == scale.median_timing(result.warm)[2]
     cold, warm, again = (run for run in result.runs if run.chat == 2)
     assert [message["content"] for message in cold.messages] == [
