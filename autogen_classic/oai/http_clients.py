@@ -3,8 +3,9 @@
 Sync requests go through the SDK's default httpx client. Async requests go through the SDK's aiohttp
 client (``openai.DefaultAioHttpClient``) when it is installed: it spends about a third less CPU per
 request than httpx's own async stack, which is what limits many chats running at once on one event
-loop. ``AUTOGEN_CLASSIC_ASYNC_HTTP=httpx`` in the environment keeps async requests on httpx; a
-``config_list`` entry's own ``http_client`` is always used as given.
+loop. ``AUTOGEN_CLASSIC_ASYNC_HTTP=httpx`` in the environment keeps async requests on httpx. A
+``config_list`` entry's own ``http_client`` is used as given for its side (sync or async) and never
+closed here.
 
 Every client built here shares one TLS context. The async HTTP client is one per event loop, shared by
 every agent's SDK client on that loop (so one connection pool serves all chats running at once), and
