@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Iterator
 
 import pytest
@@ -25,6 +26,15 @@ def scripted_server(_scripted_server_session: ScriptedOpenAIServer) -> Iterator[
     _scripted_server_session.reset()
     yield _scripted_server_session
     _scripted_server_session.reset()
+
+
+@pytest.fixture
+def dead_base_url() -> str:
+    """``http://127.0.0.1:PORT/v1`` for a port that was free a moment ago: nothing listens there."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
 
 
 @pytest.fixture

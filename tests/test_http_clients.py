@@ -33,13 +33,6 @@ def _entry(base_url: str, **extra: Any) -> dict[str, Any]:
     return {"model": "m1", "base_url": base_url, "api_key": "sk-test", "max_retries": 0, **extra}
 
 
-def _dead_base_url() -> str:
-    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
-
-
 @pytest.fixture
 def hang_up_server() -> Iterator[str]:
     """A loopback server that accepts each connection, reads the request, and closes without answering."""
@@ -116,8 +109,8 @@ def test_sync_requests_stay_on_httpx(scripted_server: ScriptedOpenAIServer) -> N
     assert not isinstance(endpoint._client._client, openai.DefaultAioHttpClient)
 
 
-def test_refused_connection_is_a_connection_failure_not_a_timeout(transport: str) -> None:
-    dead = _dead_base_url()
+def test_refused_connection_is_a_connection_failure_not_a_timeout(dead_base_url: str, transport: str) -> None:
+    dead = dead_base_url
     wrapper = OpenAIWrapper(config_list=[_entry(dead)], cache_seed=None)
     with pytest.raises(AllEndpointsFailedError) as info:
         asyncio.run(wrapper.a_create(messages=USER))
@@ -131,8 +124,8 @@ def test_refused_connection_is_a_connection_failure_not_a_timeout(transport: str
         assert "ConnectionRefusedError" in message
 
 
-def test_refused_connection_is_retried_like_any_connection_failure(transport: str) -> None:
-    dead = _dead_base_url()
+def test_refused_connection_is_retried_like_any_connection_failure(dead_base_url: str, transport: str) -> None:
+    dead = dead_base_url
     wrapper = OpenAIWrapper(config_list=[_entry(dead, max_retries=1)], cache_seed=None)
     with pytest.raises(AllEndpointsFailedError) as info:
         asyncio.run(wrapper.a_create(messages=USER))
@@ -147,8 +140,10 @@ def test_server_hanging_up_is_a_connection_failure(hang_up_server: str, transpor
     assert f"[0] m1 at {hang_up_server}: connection failed (" in str(info.value)
 
 
-def test_a_refused_endpoint_fails_over_to_the_next(scripted_server: ScriptedOpenAIServer, transport: str) -> None:
-    entries = [_entry(_dead_base_url()), _entry(scripted_server.base_url, model="m2")]
+def test_a_refused_endpoint_fails_over_to_the_next(
+    scripted_server: ScriptedOpenAIServer, dead_base_url: str, transport: str
+) -> None:
+    entries = [_entry(dead_base_url), _entry(scripted_server.base_url, model="m2")]
     wrapper = OpenAIWrapper(config_list=entries, cache_seed=None)
     scripted_server.add_reply("from the second")
     response = asyncio.run(wrapper.a_create(messages=USER))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 
 import openai
 import pytest
@@ -18,13 +17,6 @@ from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, Script
 
 USER = [{"role": "user", "content": "hello"}]
 SECRET = "sk-live-DO-NOT-LEAK-1234567890abcdef"
-
-
-def _dead_base_url() -> str:
-    with socket.socket() as sock:  # a port that was free a moment ago: nothing listens there
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 def _entry(server: ScriptedOpenAIServer, model: str, **extra: object) -> dict:
@@ -79,9 +71,9 @@ def test_failure_passes_request_to_next_entry(
 
 
 def test_all_failed_error_lists_each_endpoint_without_keys(
-    scripted_server: ScriptedOpenAIServer, caplog: pytest.LogCaptureFixture
+    scripted_server: ScriptedOpenAIServer, caplog: pytest.LogCaptureFixture, dead_base_url: str
 ) -> None:
-    dead = _dead_base_url()
+    dead = dead_base_url
     entries = [
         {"model": "gpt-dead", "base_url": dead, "api_key": SECRET, "max_retries": 0},
         _entry(scripted_server, "m2", api_key=SECRET),
@@ -129,10 +121,10 @@ def test_timeout_given_at_create_time(scripted_server: ScriptedOpenAIServer) -> 
         client.create(messages=USER, timeout=0.15)
 
 
-def test_async_failover(scripted_server: ScriptedOpenAIServer) -> None:
+def test_async_failover(scripted_server: ScriptedOpenAIServer, dead_base_url: str) -> None:
     entries = [
         _entry(scripted_server, "slow", timeout=0.2),
-        {"model": "dead", "base_url": _dead_base_url(), "max_retries": 0},
+        {"model": "dead", "base_url": dead_base_url, "max_retries": 0},
         _entry(scripted_server, "ok"),
     ]
     client = OpenAIWrapper(config_list=entries, cache_seed=None)

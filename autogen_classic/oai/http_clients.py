@@ -27,6 +27,8 @@ from typing import Any
 
 import openai
 
+from .secrets import exception_chain
+
 __all__ = [
     "ASYNC_HTTP_ENV",
     "connection_error_from_timeout",
@@ -134,15 +136,6 @@ async def loop_http_client() -> Any:
     return client
 
 
-def _chain(err: BaseException) -> list[BaseException]:
-    seen: list[BaseException] = []
-    current: BaseException | None = err
-    while current is not None and current not in seen and len(seen) < 16:
-        seen.append(current)
-        current = current.__cause__ or current.__context__
-    return seen
-
-
 def connection_error_from_timeout(err: openai.APITimeoutError) -> tuple[openai.APIConnectionError, BaseException] | None:
     """The connection error an aiohttp failure reported as a timeout really is, with its root cause.
 
@@ -150,7 +143,7 @@ def connection_error_from_timeout(err: openai.APITimeoutError) -> tuple[openai.A
     refused, DNS failure, server disconnected) to a connect *timeout*, which would send users off
     raising timeouts. Returns None when ``err`` is a real timeout.
     """
-    chain = _chain(err)
+    chain = exception_chain(err)
     from_aiohttp = [e for e in chain if type(e).__module__.partition(".")[0] == "aiohttp"]
     if not from_aiohttp or any(isinstance(e, (TimeoutError, asyncio.TimeoutError)) for e in from_aiohttp):
         return None

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SECRET_KEYS", "is_secret_key", "redact", "scrub_exception", "scrub_text"]
+__all__ = ["SECRET_KEYS", "exception_chain", "is_secret_key", "redact", "scrub_exception", "scrub_text"]
 
 SECRET_KEYS: frozenset[str] = frozenset(
     {
@@ -86,10 +86,7 @@ def scrub_exception(error: BaseException, *secrets: str) -> BaseException:
     An endpoint may echo what it was sent (a key in a 401 message, say); the SDK keeps that text in
     the error's ``args``, ``message`` and ``body``, which tracebacks and reprs print.
     """
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for current in exception_chain(error):
         current.args = tuple(_scrub_data(arg, secrets) for arg in current.args)
         for attribute in ("message", "body"):
             value = getattr(current, attribute, None)
@@ -98,5 +95,16 @@ def scrub_exception(error: BaseException, *secrets: str) -> BaseException:
                     setattr(current, attribute, _scrub_data(value, secrets))
                 except AttributeError:  # a read-only property: nothing stored to scrub
                     pass
-        current = current.__cause__ or current.__context__
     return error
+
+
+def exception_chain(error: BaseException) -> list[BaseException]:
+    """``error`` and the exceptions it was raised from (``__cause__``, else ``__context__``), outermost first."""
+    chain: list[BaseException] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
