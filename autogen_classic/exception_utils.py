@@ -13,6 +13,22 @@ __all__ = [
     "UndefinedNextAgent",
 ]
 
+# Not classic names: the errors this package raises where the classic package asserted.
+# Each is both the clear type (ValueError / RuntimeError / TypeError) and AssertionError,
+# so ``except AssertionError`` in old code keeps working.
+
+
+class InvalidArgumentError(ValueError, AssertionError):
+    """A bad argument value, where the classic package raised ``AssertionError``."""
+
+
+class InvalidArgumentTypeError(TypeError, AssertionError):
+    """An argument of the wrong type, where the classic package raised ``AssertionError``."""
+
+
+class InvalidStateError(RuntimeError, AssertionError):
+    """A call the object is not set up for, where the classic package raised ``AssertionError``."""
+
 
 class AgentNameConflict(Exception):  # noqa: N818 - classic name
     """Two agents of a group share a name where names must be unique."""
