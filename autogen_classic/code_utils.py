@@ -1,4 +1,4 @@
-"""The classic ``autogen.code_utils`` module: code extraction and local code execution.
+"""The classic ``autogen.code_utils`` module: code extraction and the classic ``execute_code``.
 
 Everything here lives in ``autogen_classic.coding``; this module keeps the classic
 import path (``from autogen.code_utils import extract_code``) working.
@@ -6,10 +6,11 @@ import path (``from autogen.code_utils import extract_code``) working.
 
 from __future__ import annotations
 
-import venv
-from types import SimpleNamespace
+import sys
+import types
 from typing import Any
 
+from .coding import docker as _docker
 from .coding.docker import check_can_use_docker_or_throw, decide_use_docker, in_docker_container, is_docker_running
 from .coding.execute import (
     DEFAULT_TIMEOUT,
@@ -19,8 +20,12 @@ from .coding.execute import (
     WIN32,
     WORKING_DIR,
     execute_code,
+    get_powershell_command,
+    timeout_handler,
 )
 from .coding.utils import CODE_BLOCK_PATTERN, PYTHON_VARIANTS, UNKNOWN, content_str, extract_code, infer_lang
+from .coding.virtual_env import create_virtual_env
+from .types import UserMessageImageContentPart, UserMessageTextContentPart
 
 __all__ = [
     "CODE_BLOCK_PATTERN",
@@ -34,28 +39,34 @@ __all__ = [
     "UNKNOWN",
     "WIN32",
     "WORKING_DIR",
+    "UserMessageImageContentPart",
+    "UserMessageTextContentPart",
     "check_can_use_docker_or_throw",
     "content_str",
     "create_virtual_env",
     "decide_use_docker",
     "execute_code",
     "extract_code",
+    "get_powershell_command",
     "in_docker_container",
     "infer_lang",
     "is_docker_running",
+    "timeout_handler",
 ]
 
 DEFAULT_MODEL = "gpt-4"
 FAST_MODEL = "gpt-3.5-turbo"
 
+# Classic tests replace these on this module (mock.patch / monkeypatch); the code that
+# calls them lives in ``coding.docker``, so a replacement is passed on to it.
+_FORWARDED_TO_DOCKER = frozenset({"in_docker_container", "is_docker_running", "decide_use_docker"})
 
-def create_virtual_env(dir_path: str, **env_args: Any) -> SimpleNamespace:
-    """Create a Python virtual environment and return its context (for ``LocalCommandLineCodeExecutor``).
 
-    Args:
-        dir_path (str): where to create the environment.
-        **env_args: arguments of ``venv.EnvBuilder``; default ``with_pip=True``.
-    """
-    builder = venv.EnvBuilder(**(env_args or {"with_pip": True}))
-    builder.create(dir_path)
-    return builder.ensure_directories(dir_path)
+class _CodeUtilsModule(types.ModuleType):
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in _FORWARDED_TO_DOCKER:
+            setattr(_docker, name, value)
+
+
+sys.modules[__name__].__class__ = _CodeUtilsModule

@@ -1,8 +1,25 @@
 """Code execution for the classic agents: extracting code from messages and running it locally."""
 
-from .base import CodeBlock, CodeExecutionConfig, CodeExecutor, CodeExtractor, CodeResult, CommandLineCodeResult
-from .config import CodeExecutionConfigError, CodeExecutorFactory, resolve_code_execution_config
+from .base import (
+    CodeBlock,
+    CodeExecutionConfig,
+    CodeExecutor,
+    CodeExtractor,
+    CodeResult,
+    CommandLineCodeResult,
+    IPythonCodeResult,
+)
+from .config import CodeExecutionConfigError, resolve_code_execution_config
+from .factory import CodeExecutorFactory
+from .func_with_reqs import (
+    Alias,
+    FunctionWithRequirements,
+    FunctionWithRequirementsStr,
+    ImportFromModule,
+    with_requirements,
+)
 from .local_commandline_code_executor import LocalCommandLineCodeExecutor
+from .markdown_code_extractor import MarkdownCodeExtractor
 from .reply import (
     a_code_execution_reply,
     code_execution_reply,
@@ -10,9 +27,9 @@ from .reply import (
     run_code_blocks,
     select_messages_to_scan,
 )
-from .utils import MarkdownCodeExtractor
 
 __all__ = [
+    "Alias",
     "CodeBlock",
     "CodeExecutionConfig",
     "CodeExecutionConfigError",
@@ -21,6 +38,10 @@ __all__ = [
     "CodeExtractor",
     "CodeResult",
     "CommandLineCodeResult",
+    "FunctionWithRequirements",
+    "FunctionWithRequirementsStr",
+    "IPythonCodeResult",
+    "ImportFromModule",
     "LocalCommandLineCodeExecutor",
     "MarkdownCodeExtractor",
     "a_code_execution_reply",
@@ -29,4 +50,5 @@ __all__ = [
     "resolve_code_execution_config",
     "run_code_blocks",
     "select_messages_to_scan",
+    "with_requirements",
 ]

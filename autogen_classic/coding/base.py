@@ -12,13 +12,18 @@ from typing import Any, Literal, Optional, Protocol, TypedDict, Union, runtime_c
 
 from pydantic import BaseModel, Field
 
+from ..types import UserMessageImageContentPart, UserMessageTextContentPart
+
 __all__ = [
     "CodeBlock",
     "CodeResult",
     "CommandLineCodeResult",
+    "IPythonCodeResult",
     "CodeExtractor",
     "CodeExecutor",
     "CodeExecutionConfig",
+    "UserMessageImageContentPart",
+    "UserMessageTextContentPart",
 ]
 
 
@@ -42,10 +47,20 @@ class CommandLineCodeResult(CodeResult):
     code_file: Optional[str] = Field(default=None, description="The file that the executed code block was saved to.")
 
 
+class IPythonCodeResult(CodeResult):
+    """A ``CodeResult`` of an IPython kernel, with the files the code produced (e.g. saved figures)."""
+
+    output_files: list[str] = Field(
+        default_factory=list, description="The list of files that the executed code blocks generated."
+    )
+
+
 class CodeExtractor(Protocol):
     """Finds the code blocks in a message."""
 
-    def extract_code_blocks(self, message: Union[str, list[Any], None]) -> list[CodeBlock]:
+    def extract_code_blocks(
+        self, message: Union[str, list[Union[UserMessageTextContentPart, UserMessageImageContentPart]], None]
+    ) -> list[CodeBlock]:
         """Return the code blocks in ``message`` (a string, a multimodal content list or None)."""
         ...  # pragma: no cover
 

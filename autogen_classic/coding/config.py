@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Mapping
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, cast
 
-from .base import CodeExecutor
-from .docker import check_can_use_docker_or_throw, decide_use_docker
-from .local_commandline_code_executor import LocalCommandLineCodeExecutor
+from . import docker as _docker
+from .factory import CodeExecutorFactory
 
 __all__ = [
     "CodeExecutionConfigError",
@@ -36,47 +35,9 @@ class CodeExecutionConfigError(TypeError, ValueError):
     """
 
 
-class CodeExecutorFactory:
-    """Builds the executor named by ``code_execution_config["executor"]``."""
-
-    @staticmethod
-    def create(code_execution_config: Mapping[str, Any]) -> CodeExecutor:
-        """Return the executor for ``code_execution_config``.
-
-        Args:
-            code_execution_config (dict): must hold ``"executor"``: a ``CodeExecutor`` instance
-                (returned as is) or ``"commandline-local"`` (built from the optional
-                ``"commandline-local"`` dict of ``LocalCommandLineCodeExecutor`` arguments).
-
-        Raises:
-            ValueError: the executor is unknown or not available here.
-        """
-        executor = code_execution_config.get("executor")
-        if isinstance(executor, CodeExecutor):
-            return executor
-        if executor == "commandline-local":
-            kwargs = code_execution_config.get("commandline-local", {})
-            if not isinstance(kwargs, Mapping):
-                raise TypeError(
-                    'code_execution_config["commandline-local"] must be a dict of '
-                    f"LocalCommandLineCodeExecutor arguments, got {type(kwargs).__name__}"
-                )
-            return LocalCommandLineCodeExecutor(**kwargs)
-        if executor == "ipython-embedded":
-            raise ValueError(
-                'code_execution_config["executor"] = "ipython-embedded" is not available in autogen_classic; '
-                'use "commandline-local" or a LocalCommandLineCodeExecutor instance.'
-            )
-        raise ValueError(
-            f"Unknown code executor {executor}. "
-            'code_execution_config["executor"] accepts "commandline-local" or a CodeExecutor instance '
-            "(for example LocalCommandLineCodeExecutor(work_dir=...))."
-        )
-
-
 def validate_last_n_messages(last_n_messages: Any) -> None:
     """Raise ``ValueError`` unless ``last_n_messages`` is a non-negative number or ``"auto"``."""
-    is_number = isinstance(last_n_messages, (int, float)) and not isinstance(last_n_messages, bool)
+    is_number = isinstance(last_n_messages, (int, float))
     if not ((is_number and last_n_messages >= 0) or last_n_messages == "auto"):
         raise ValueError("last_n_messages must be either a non-negative integer, or the string 'auto'.")
 
@@ -90,7 +51,7 @@ def resolve_code_execution_config(
         code_execution_config (dict or False): False disables code execution. A dict runs code
             locally with the keys ``work_dir`` (default: the package's ``extensions`` folder,
             created if missing), ``use_docker`` (unset: ``AUTOGEN_USE_DOCKER`` decides, default
-            True), ``timeout`` (seconds, positive; default 600) and ``last_n_messages``
+            True), ``timeout`` (seconds; None or 0 means 600) and ``last_n_messages``
             (non-negative int or ``"auto"``, the default). Alternatively ``executor``
             (``"commandline-local"`` or a ``CodeExecutor``) with ``last_n_messages``.
             None is deprecated and means ``{}``.
@@ -101,8 +62,10 @@ def resolve_code_execution_config(
 
     Raises:
         CodeExecutionConfigError: not a dict, False or None (a ``TypeError`` and ``ValueError``).
-        TypeError, ValueError: a key has a wrong type or value (e.g. ``timeout`` <= 0).
-        RuntimeError: Docker is requested; the message says how to run locally instead.
+        TypeError, ValueError: a key has a wrong type or value (e.g. ``timeout="10"``).
+        RuntimeError: the code would run in Docker (``use_docker`` truthy and this process not
+            inside a container): no engine answers, or Docker execution is not implemented here.
+            The message says how to run locally instead.
     """
     if code_execution_config is False:
         return False
@@ -132,7 +95,7 @@ def resolve_code_execution_config(
                     "Use the appropriate arg in the chosen executor instead."
                 )
         _warn_unknown_keys(config, EXECUTOR_KEYS)
-        config["executor"] = CodeExecutorFactory.create(config)
+        config["executor"] = CodeExecutorFactory.create(cast(Any, config))
         return config
 
     _warn_unknown_keys(config, LEGACY_KEYS + ("executor",))
@@ -142,31 +105,18 @@ def resolve_code_execution_config(
         raise TypeError(
             f'code_execution_config["work_dir"] must be a str or Path (or None for the default), got {work_dir!r}'
         )
-    use_docker = config.get("use_docker")
-    if not _is_use_docker_value(use_docker):
-        raise TypeError(
-            'code_execution_config["use_docker"] must be True, False, None, an image name or a list of '
-            f"image names, got {use_docker!r}"
-        )
-    use_docker = decide_use_docker(use_docker)
-    check_can_use_docker_or_throw(use_docker)
+    use_docker = _docker.decide_use_docker(config.get("use_docker"))
+    # The classic check_can_use_docker_or_throw, and also a refusal when an engine answers:
+    # this package does not run code in Docker, so say so at construction, not mid-chat.
+    _docker.refuse_docker_execution(use_docker)
     config["use_docker"] = use_docker
     return config
 
 
 def _check_timeout(timeout: Any) -> None:
-    if timeout is None:
-        return
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+    # None and 0 mean the default; a negative value times out at once, as in the classic package.
+    if timeout is not None and not isinstance(timeout, (int, float)):
         raise TypeError(f'code_execution_config["timeout"] must be a number of seconds, got {timeout!r}')
-    if timeout <= 0:
-        raise ValueError(f'code_execution_config["timeout"] must be a positive number of seconds, got {timeout!r}')
-
-
-def _is_use_docker_value(value: Any) -> bool:
-    if value is None or isinstance(value, (bool, str)):
-        return True
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def _warn_unknown_keys(config: Mapping[str, Any], accepted: tuple[str, ...]) -> None:

@@ -1,9 +1,14 @@
-"""Deciding whether code would run in Docker, and refusing clearly when it cannot.
+"""Deciding whether code runs in Docker, with the classic rules.
 
-``use_docker`` follows the classic rules: an explicit value wins; otherwise the
-``AUTOGEN_USE_DOCKER`` environment variable decides, and it defaults to True.
-This package runs code on the local machine only, so any request for Docker is
-refused at configuration time with an error that says how to run locally.
+``use_docker``: an explicit value wins; None lets ``AUTOGEN_USE_DOCKER`` decide (default
+True). Code asked to run in Docker runs locally anyway when this process is itself inside
+a container (``/.dockerenv`` exists). Otherwise a Docker engine must answer, or the
+classic "docker is not running" error is raised. This package does not run code in
+Docker containers yet, so when an engine answers it refuses with an error that says how
+to run locally instead.
+
+The probes ``in_docker_container`` and ``is_docker_running`` are looked up at call time,
+so tests can replace them (``monkeypatch.setattr``) here or on ``autogen_classic.code_utils``.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import http.client
 import os
 import socket
-from typing import Union
+from typing import Any, Union
 
 __all__ = [
     "DOCKER_NOT_RUNNING_MESSAGE",
@@ -20,6 +25,8 @@ __all__ = [
     "check_can_use_docker_or_throw",
     "is_docker_running",
     "in_docker_container",
+    "runs_in_docker",
+    "refuse_docker_execution",
 ]
 
 UseDocker = Union[bool, str, list[str], None]
@@ -29,27 +36,22 @@ _FALSY = {"0", "false", "no", "f"}
 _DEFAULT_SOCKET = "unix:///var/run/docker.sock"
 _PING_SECONDS = 1.0
 
-_LOCAL_ALTERNATIVE = (
-    "To run code on this machine instead (only code you trust), pass for example "
-    'code_execution_config={"work_dir": "coding", "use_docker": False}, '
-    "or set AUTOGEN_USE_DOCKER=0 before starting Python; "
-    "code_execution_config=False disables code execution."
-)
-
 DOCKER_NOT_RUNNING_MESSAGE = (
     "Code execution is set to be run in docker (default behaviour) but docker is not running.\n"
     "The options available are:\n"
     "- Make sure docker is running (advised approach for code execution)\n"
     '- Set "use_docker": False in code_execution_config\n'
-    '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables\n' + _LOCAL_ALTERNATIVE
+    '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables'
 )
 
 DOCKER_UNSUPPORTED_MESSAGE = (
-    "Code execution is set to be run in docker (default behaviour), but autogen_classic runs code "
-    "on the local machine only.\n"
+    "Code execution is set to be run in docker (default behaviour), but Docker code execution is not "
+    "implemented yet: autogen_classic runs code on the local machine only.\n"
     "The options available are:\n"
-    '- Set "use_docker": False in code_execution_config\n'
-    '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables\n' + _LOCAL_ALTERNATIVE
+    '- Set "use_docker": False in code_execution_config, e.g. '
+    'code_execution_config={"work_dir": "coding", "use_docker": False} (run only code you trust)\n'
+    '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables\n'
+    "- Use code_execution_config=False to disable code execution"
 )
 
 
@@ -82,15 +84,33 @@ def decide_use_docker(use_docker: UseDocker) -> UseDocker:
     )
 
 
-def check_can_use_docker_or_throw(use_docker: UseDocker) -> None:
-    """Raise ``RuntimeError`` when ``use_docker`` asks for Docker (True, an image name or a list of them).
+def check_can_use_docker_or_throw(use_docker: Any) -> None:
+    """Raise ``RuntimeError`` when ``use_docker`` asks for Docker but no engine can be used.
 
-    The message says whether no Docker engine answered or Docker is simply not supported
-    here, and how to run the code locally instead. None and False pass.
+    Passes when ``use_docker`` is None or falsy, when this process runs inside a container
+    (the code then runs here), or when a Docker engine answers.
     """
-    if not use_docker:
-        return
-    raise RuntimeError(DOCKER_UNSUPPORTED_MESSAGE if is_docker_running() else DOCKER_NOT_RUNNING_MESSAGE)
+    if use_docker and not in_docker_container() and not is_docker_running():
+        raise RuntimeError(DOCKER_NOT_RUNNING_MESSAGE)
+
+
+def runs_in_docker(use_docker: Any) -> bool:
+    """Whether the classic rule would run the code in a Docker container.
+
+    True when ``use_docker`` is truthy and this process is not inside a container.
+    """
+    return bool(use_docker) and not in_docker_container()
+
+
+def refuse_docker_execution(use_docker: Any) -> None:
+    """Raise ``RuntimeError`` when the code would run in Docker, which this package does not do yet.
+
+    Without an engine this is the error of ``check_can_use_docker_or_throw`` (the classic
+    message); with one, the error says Docker execution is not implemented and how to run
+    the code locally instead. The engine is asked once.
+    """
+    if runs_in_docker(use_docker):
+        raise RuntimeError(DOCKER_UNSUPPORTED_MESSAGE if is_docker_running() else DOCKER_NOT_RUNNING_MESSAGE)
 
 
 def in_docker_container() -> bool:

@@ -7,14 +7,16 @@ stdout on success and stderr on failure (with the temporary file's path removed)
 
 from __future__ import annotations
 
+import logging
 import os
-import shutil
+import subprocess
 import sys
 from hashlib import md5
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
-from .docker import check_can_use_docker_or_throw, decide_use_docker
+from ..exception_utils import InvalidArgumentError
+from . import docker as _docker
 from .process import run_with_timeout
 from .utils import PYTHON_VARIANTS
 
@@ -28,7 +30,11 @@ __all__ = [
     "execute_code",
     "default_filename",
     "command_for",
+    "get_powershell_command",
+    "timeout_handler",
 ]
+
+logger = logging.getLogger(__name__)
 
 SENTINEL = object()
 # The classic default: an "extensions" folder inside the package.
@@ -39,11 +45,47 @@ WIN32 = sys.platform == "win32"
 PATH_SEPARATOR = "\\" if WIN32 else "/"
 
 
+def timeout_handler(signum: Any, frame: Any) -> None:
+    """A ``signal.signal`` handler that raises ``TimeoutError("Timed out!")``."""
+    raise TimeoutError("Timed out!")
+
+
+def get_powershell_command() -> Optional[str]:
+    """Return the PowerShell program to use: ``"powershell"`` or else ``"pwsh"``.
+
+    Returns:
+        str or None: the first program that reports its version; None when one is installed
+        but none answered.
+
+    Raises:
+        FileNotFoundError: neither ``powershell`` nor ``pwsh`` is installed.
+        PermissionError: PowerShell may not be run.
+    """
+    found = False
+    version = "$PSVersionTable.PSVersion.Major"
+    for cmd in (["powershell", version], ["pwsh", "-Command", version]):
+        try:
+            result = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except PermissionError as e:
+            raise PermissionError("No permission to run powershell.") from e
+        found = True
+        if result.returncode == 0:
+            return cmd[0]
+    if not found:
+        raise FileNotFoundError(
+            "Neither powershell.exe nor pwsh.exe is present in the system. Please install PowerShell and try again."
+        )
+    return None
+
+
 def command_for(lang: str) -> str:
     """Return the program that runs code of language ``lang`` (``sys.executable`` for Python).
 
     Raises:
-        NotImplementedError: no program is known for ``lang``.
+        NotImplementedError: no program is known for ``lang``, or PowerShell did not answer.
+        FileNotFoundError: PowerShell code, but PowerShell is not installed.
     """
     if lang in PYTHON_VARIANTS or lang.startswith("python"):
         return sys.executable
@@ -54,10 +96,10 @@ def command_for(lang: str) -> str:
     if lang == "javascript":
         return "node"
     if lang in ["ps1", "pwsh", "powershell"]:
-        for program in ("pwsh", "powershell"):
-            if shutil.which(program):
-                return program
-        raise NotImplementedError(f"{lang} code needs PowerShell (pwsh or powershell), which is not on PATH")
+        program = get_powershell_command()
+        if program is None:
+            raise NotImplementedError(f"{lang} code needs PowerShell, which is installed but did not run")
+        return program
     raise NotImplementedError(f"{lang} not recognized in code execution")
 
 
@@ -69,38 +111,47 @@ def default_filename(code: str, lang: str) -> str:
 
 def execute_code(
     code: Optional[str] = None,
-    timeout: Optional[float] = None,
+    timeout: Optional[int] = None,
     filename: Optional[str] = None,
     work_dir: Optional[Union[str, os.PathLike[str]]] = None,
     use_docker: Union[list[str], str, bool, None, object] = SENTINEL,
     lang: Optional[str] = "python",
 ) -> tuple[int, str, Optional[str]]:
-    """Execute code on the local machine in ``work_dir``.
+    """Execute code in ``work_dir``, the classic way.
 
     Args:
         code (str, optional): the code; when None, the file ``filename`` is run as it is.
-        timeout (float, optional): the time limit in seconds (default 600). On expiry every
-            process the code started is killed and ``(1, "Timeout", None)`` is returned.
+        timeout (int, optional): the time limit in seconds; None or 0 means 600. On expiry
+            every process the code started is killed and ``(1, "Timeout", None)`` is returned.
         filename (str, optional): the file (relative to ``work_dir``) to save the code to; when
             None a ``tmp_code_<md5>`` file is used and removed afterwards.
         work_dir (str, optional): the working directory, created if missing; default ``WORKING_DIR``.
-        use_docker (bool, str or list, optional): left unset, ``AUTOGEN_USE_DOCKER`` decides
-            (default True). Any request for Docker raises ``RuntimeError`` explaining how to run locally.
-        lang (str, optional): ``python`` (default), ``bash``, ``sh`` or ``shell``.
+        use_docker (list, str or bool): left unset, ``AUTOGEN_USE_DOCKER`` decides (default True).
+            A truthy value asks for Docker: when this process is inside a container the code
+            runs here; otherwise ``RuntimeError`` (no Docker engine, or Docker execution not
+            implemented in this package), explaining how to run locally. False or None: run here.
+        lang (str, optional): ``python`` (default), ``bash``, ``sh``, ``shell`` or PowerShell.
 
     Returns:
         tuple: ``(exit_code, logs, image)``: logs are stdout on success and stderr on failure;
         image is always None (no Docker).
+
+    Raises:
+        InvalidArgumentError: neither ``code`` nor ``filename`` is given (also an AssertionError).
     """
     if code is None and filename is None:
-        raise ValueError("execute_code needs code or filename: pass the code to run, or the file that holds it.")
+        message = (
+            f"Either {code=} or {filename=} must be provided: execute_code needs code or filename "
+            "(the code to run, or the name of the file in work_dir that holds it)."
+        )
+        logger.error(message)
+        raise InvalidArgumentError(message)
     if use_docker is SENTINEL:
-        use_docker = decide_use_docker(None)
-    check_can_use_docker_or_throw(use_docker)  # type: ignore[arg-type]
-    if timeout is None:
-        timeout = DEFAULT_TIMEOUT
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        use_docker = _docker.decide_use_docker(None)
+    _docker.refuse_docker_execution(use_docker)  # check_can_use_docker_or_throw, then "not implemented"
+    timeout = timeout or DEFAULT_TIMEOUT
+    if not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be a number of seconds, got {timeout!r}")
     lang = lang or "python"
     if WIN32 and lang in ["sh", "shell"]:
         lang = "ps1"  # pragma: no cover - Windows

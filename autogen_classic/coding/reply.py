@@ -17,8 +17,9 @@ from termcolor import colored
 
 from ..io.base import IOStream
 from .base import CodeBlock, CodeExecutor
-from .config import CodeExecutorFactory, resolve_code_execution_config, validate_last_n_messages
+from .config import resolve_code_execution_config, validate_last_n_messages
 from .execute import WORKING_DIR, execute_code
+from .factory import CodeExecutorFactory
 from .utils import (
     PYTHON_VARIANTS,
     SHELL_LANGUAGES,

@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional, Union
 
-from .base import CodeBlock
+from ..exception_utils import InvalidArgumentError
+from ..types import UserMessageImageContentPart, UserMessageTextContentPart
 
 __all__ = [
     "CODE_BLOCK_PATTERN",
@@ -20,7 +21,10 @@ __all__ = [
     "content_str",
     "infer_lang",
     "extract_code",
-    "MarkdownCodeExtractor",
+    "filename_patterns",
+    "filename_from_code",
+    "relative_to_workspace",
+    "FilenameOutsideWorkspace",
     "silence_pip",
 ]
 
@@ -34,7 +38,7 @@ SHELL_LANGUAGES = ["bash", "shell", "sh"]
 _INLINE_CODE_PATTERN = re.compile(CODE_BLOCK_PATTERN + r"|`([^`]+)`", flags=re.DOTALL)
 
 
-def content_str(content: Union[str, list[Any], None]) -> str:
+def content_str(content: Union[str, list[Union[UserMessageTextContentPart, UserMessageImageContentPart]], None]) -> str:
     """Turn the ``content`` of an OpenAI message into plain text.
 
     Args:
@@ -54,9 +58,9 @@ def content_str(content: Union[str, list[Any], None]) -> str:
     for item in content:
         if not isinstance(item, dict):
             raise TypeError("Wrong content format: every element should be dict if the content is a list.")
-        kind = item.get("type")
-        if kind is None:
-            raise ValueError("Wrong content format. Missing 'type' key in content's dict.")
+        if "type" not in item:
+            raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
+        kind = item["type"]
         if kind == "text":
             parts.append(item["text"])
         elif kind == "image_url":
@@ -114,33 +118,14 @@ def extract_code(
     return extracted
 
 
-class MarkdownCodeExtractor:
-    """Extracts ``CodeBlock`` objects from Markdown fenced blocks (``[]`` when there are none).
-
-    An untagged block gets the language ``infer_lang`` guesses, or ``""`` when it cannot tell.
-    """
-
-    def extract_code_blocks(self, message: Union[str, list[Any], None]) -> list[CodeBlock]:
-        """Return the code blocks in ``message``."""
-        found = re.findall(CODE_BLOCK_PATTERN, content_str(message), flags=re.DOTALL)
-        blocks: list[CodeBlock] = []
-        for lang, code in found:
-            if lang == "":
-                lang = infer_lang(code)
-            if lang == UNKNOWN:
-                lang = ""
-            blocks.append(CodeBlock(code=code, language=lang))
-        return blocks
-
-
-# First-line comments that name the file a block is saved to. "filename:" is
-# optional as in the classic executors, but a bare comment only counts when it
-# looks like a file name, so "# compute the total" is not taken for one.
-_FILENAME_PATTERNS = [
-    re.compile(r"^<!-- (filename:)?(.+?) -->$"),
-    re.compile(r"^/\* (filename:)?(.+?) \*/$"),
-    re.compile(r"^// (filename:)?(.+?)$"),
-    re.compile(r"^# (filename:)?(.+?)$"),
+# First-line comments that name the file a block is saved to (the classic patterns).
+# "filename:" is optional, but a bare comment only counts when it looks like a file
+# name, so "# compute the total" is not taken for one.
+filename_patterns = [
+    re.compile(r"^<!-- (filename:)?(.+?) -->", re.DOTALL),
+    re.compile(r"^/\* (filename:)?(.+?) \*/", re.DOTALL),
+    re.compile(r"^// (filename:)?(.+?)$", re.DOTALL),
+    re.compile(r"^# (filename:)?(.+?)$", re.DOTALL),
 ]
 _BARE_FILENAME = re.compile(r"^[\w./\\-]+\.\w+$")
 
@@ -163,7 +148,7 @@ def filename_from_code(code: str, workspace: Path) -> Optional[str]:
         FilenameOutsideWorkspace: the named file would be outside ``workspace``.
     """
     first_line = code.split("\n", 1)[0].strip()
-    for pattern in _FILENAME_PATTERNS:
+    for pattern in filename_patterns:
         match = pattern.match(first_line)
         if match is None:
             continue
