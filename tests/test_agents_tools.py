@@ -228,10 +228,11 @@ def test_function_call_errors_are_returned(console: ScriptedIOStream) -> None:
 
 def test_register_for_llm_needs_an_llm_config_and_valid_names() -> None:
     proxy = UserProxyAgent("bob", code_execution_config=False)
-    with pytest.raises(RuntimeError, match="LLM config must be setup before registering a function for LLM."):
+    # The reference raises AssertionError with this text; InvalidStateError is a RuntimeError and an AssertionError.
+    with pytest.raises(RuntimeError, match="To update a tool signature, agent must have an llm_config"):
         proxy.register_for_llm(description="x")(_sync_add)
     with pytest.raises(ValueError, match="Unsupported API style: rest"):
-        proxy.register_for_llm(api_style="rest")  # type: ignore[arg-type]
+        proxy.register_for_llm(api_style="rest")(_sync_add)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="Invalid name: bad name"):
         proxy.register_for_execution(name="bad name")(_sync_add)
 

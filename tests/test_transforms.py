@@ -78,12 +78,21 @@ def test_history_limiter_exclude_names() -> None:
     assert _contents(limiter.apply_transform(history)) == ["2", "4"]
 
 
-@pytest.mark.parametrize("bad", [0, -3, 1.5, "2"])
+@pytest.mark.parametrize("bad", [0, -3, 0.5])
 def test_history_limiter_validation(bad: Any) -> None:
     with pytest.raises(ValueError, match="max_messages must be None or"):
         MessageHistoryLimiter(max_messages=bad)
-    with pytest.raises(ValueError, match="exclude_names must be None or a list of agent names"):
+    # Wrong types: TypeError (the reference raised TypeError for "2" too); both are also AssertionErrors.
+    with pytest.raises(TypeError, match="max_messages must be None or an integer >= 1, got '2'"):
+        MessageHistoryLimiter(max_messages="2")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="exclude_names must be None or a list of agent names"):
         MessageHistoryLimiter(exclude_names="noise")  # type: ignore[arg-type]
+
+
+def test_history_limiter_accepts_numbers_as_the_reference() -> None:
+    # The reference accepts any number and keeps whole messages: 2.0 keeps 2, 1.5 keeps 1.
+    assert _contents(MessageHistoryLimiter(max_messages=2.0).apply_transform(SIX)) == ["4", "5"]  # type: ignore[arg-type]
+    assert _contents(MessageHistoryLimiter(max_messages=1.5).apply_transform(SIX)) == ["5"]  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- MessageTokenLimiter
@@ -164,12 +173,23 @@ def test_token_limiter_unknown_model_warns_once() -> None:
         ({"max_tokens_per_message": -1}, "max_tokens_per_message must be None or greater than or equal to 0"),
         ({"min_tokens": -1}, "min_tokens must be None or greater than or equal to 0"),
         ({"min_tokens": 5, "max_tokens": 4}, r"min_tokens must not be more than max_tokens \(got min_tokens=5"),
-        ({"max_tokens": "10"}, "max_tokens must be None or an integer >= 0, got '10'"),
-        ({"filter_dict": ["role"]}, "filter_dict must be None or a dict"),
     ],
 )
 def test_token_limiter_validation(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
+        MessageTokenLimiter(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_tokens": "10"}, "max_tokens must be None or an integer >= 0, got '10'"),
+        ({"filter_dict": ["role"]}, "filter_dict must be None or a dict"),
+    ],
+)
+def test_token_limiter_wrong_types(kwargs: dict, message: str) -> None:
+    # TypeError as the reference for "10"; a list filter_dict failed only when applied there.
+    with pytest.raises(TypeError, match=message):
         MessageTokenLimiter(**kwargs)
 
 

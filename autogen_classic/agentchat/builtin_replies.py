@@ -137,7 +137,10 @@ def generate_function_call_reply(
     """Execute a legacy ``function_call`` in the last message."""
     from ..tools.execution import function_call_reply
 
-    reply = function_call_reply(self._function_map, _conversation(self, messages, sender)[-1])
+    reply = function_call_reply(
+        self._function_map, _conversation(self, messages, sender)[-1],
+        execute=self.execute_function, a_execute=self.a_execute_function,
+    )
     return (False, None) if reply is None else (True, reply)
 
 
@@ -148,7 +151,10 @@ async def a_generate_function_call_reply(
     """(async) Execute a legacy ``function_call``; async functions are awaited."""
     from ..tools.execution import a_function_call_reply
 
-    reply = await a_function_call_reply(self._function_map, _conversation(self, messages, sender)[-1])
+    reply = await a_function_call_reply(
+        self._function_map, _conversation(self, messages, sender)[-1],
+        execute=self.execute_function, a_execute=self.a_execute_function,
+    )
     return (False, None) if reply is None else (True, reply)
 
 
@@ -160,7 +166,10 @@ def generate_tool_calls_reply(
     from ..tools.execution import tool_calls_reply
 
     message = _conversation(self, messages, sender)[-1]
-    reply = tool_calls_reply(self._function_map, message.get("tool_calls") or [])
+    reply = tool_calls_reply(
+        self._function_map, message.get("tool_calls") or [],
+        execute=self.execute_function, a_execute=self.a_execute_function,
+    )
     return (False, None) if reply is None else (True, reply)
 
 
@@ -172,7 +181,9 @@ async def a_generate_tool_calls_reply(
     from ..tools.execution import a_tool_calls_reply
 
     message = _conversation(self, messages, sender)[-1]
-    reply = await a_tool_calls_reply(self._function_map, message.get("tool_calls") or [])
+    reply = await a_tool_calls_reply(
+        self._function_map, message.get("tool_calls") or [], a_execute=self.a_execute_function
+    )
     return (False, None) if reply is None else (True, reply)
 
 

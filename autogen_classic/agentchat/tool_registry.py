@@ -6,8 +6,8 @@ import re
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
-from pydantic import ConfigDict, validate_call
-
+from ..exception_utils import InvalidArgumentError, InvalidStateError
+from ..tools.dependency_injection import ChatContext
 from ..tools.tool import Tool
 
 if TYPE_CHECKING:
@@ -67,8 +67,13 @@ class ToolRegistryMixin:
         self._function_map = {k: v for k, v in self._function_map.items() if v is not None}
 
     def _require_llm_config(self, what: str) -> dict[str, Any]:
-        if not isinstance(self.llm_config, dict):
-            raise AssertionError(f"To update a {what} signature, agent must have an llm_config")
+        if not isinstance(self.llm_config, dict) or not self.llm_config:
+            name = getattr(self, "name", "?")
+            raise InvalidStateError(
+                f"To update a {what} signature, agent must have an llm_config: agent '{name}' has "
+                f"llm_config={self.llm_config!r}. Create it with llm_config={{'config_list': [...]}} so its model "
+                "can be offered functions, or register the function for execution only (register_for_execution)."
+            )
         return self.llm_config
 
     def update_function_signature(self, func_sig: Union[str, dict[str, Any]], is_remove: Optional[bool]) -> None:
@@ -76,7 +81,10 @@ class ToolRegistryMixin:
         config = self._require_llm_config("function")
         if is_remove:
             if "functions" not in config:
-                raise AssertionError(f"The agent config doesn't have function {func_sig}.")
+                raise InvalidArgumentError(
+                    f"The agent config doesn't have function {func_sig}. (func_sig names a function to remove; "
+                    "llm_config has no 'functions'.)"
+                )
             config["functions"] = [f for f in config["functions"] if f["name"] != func_sig]
         else:
             if not isinstance(func_sig, dict):
@@ -99,7 +107,10 @@ class ToolRegistryMixin:
         config = self._require_llm_config("tool")
         if is_remove:
             if "tools" not in config:
-                raise AssertionError(f"The agent config doesn't have tool {tool_sig}.")
+                raise InvalidArgumentError(
+                    f"The agent config doesn't have tool {tool_sig}. (tool_sig names a tool to remove; "
+                    "llm_config has no 'tools'.)"
+                )
             config["tools"] = [t for t in config["tools"] if t["function"]["name"] != tool_sig]
         else:
             if not isinstance(tool_sig, dict):
@@ -122,22 +133,26 @@ class ToolRegistryMixin:
     ) -> Callable[[Union[Callable[..., Any], Tool]], Tool]:
         """Decorator: let this agent's model propose calls to the function (schema from its type hints).
 
+        Injected parameters (``ChatContext``, ``Depends``) are left out of the schema.
+
         Args:
             name: the function name the model sees (default: the function's name).
             description: what the function does, for the model (default: from an earlier decorator or the docstring).
             api_style: "tool" (default) or the legacy "function".
+
+        Raises (when decorating):
+            ValueError: ``api_style`` is neither "tool" nor "function".
+            InvalidStateError: the agent has no llm_config.
         """
-        if api_style not in ("tool", "function"):
-            raise ValueError(f"Unsupported API style: {api_style}")
 
         def decorator(func_or_tool: Union[Callable[..., Any], Tool]) -> Tool:
-            if not isinstance(self.llm_config, dict):
-                raise RuntimeError("LLM config must be setup before registering a function for LLM.")
             registered = Tool(func_or_tool=func_or_tool, name=name, description=description)
             if api_style == "function":
                 self.update_function_signature(registered.function_schema, is_remove=False)
-            else:
+            elif api_style == "tool":
                 self.update_tool_signature(registered.tool_schema, is_remove=False)
+            else:
+                raise ValueError(f"Unsupported API style: {api_style}")
             return registered
 
         return decorator
@@ -145,32 +160,71 @@ class ToolRegistryMixin:
     def register_for_execution(self, name: Optional[str] = None) -> Callable[[Union[Callable[..., Any], Tool]], Tool]:
         """Decorator: let this agent execute calls to the function (arguments validated, result as text).
 
+        A ``ChatContext`` parameter of the function receives this agent's chat context.
+
         Args:
             name: the function name calls use (default: the function's name).
         """
 
         def decorator(func_or_tool: Union[Callable[..., Any], Tool]) -> Tool:
-            from ..tools.execution import wrap_function
-
             registered = Tool(func_or_tool=func_or_tool, name=name)
-            wrapped = wrap_function(_validating(registered.func))
-            wrapped._origin = registered.func  # type: ignore[attr-defined]
-            self.register_function({registered.name: wrapped})
+            chat_context = ChatContext(self)  # type: ignore[arg-type]
+            context_params = {param: chat_context for param in registered._chat_context_param_names}
+            self.register_function({registered.name: self._wrap_function(registered.func, context_params)})
             return registered
 
         return decorator
 
+    def _wrap_function(
+        self, func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None
+    ) -> Callable[..., Any]:
+        """``func`` taking JSON-shaped arguments and returning message text, with ``inject_params`` added."""
+        from ..tools.execution import wrap_function
 
-def _validating(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` with its arguments checked and converted from the type hints (pydantic), as classic AutoGen
-    does: a model's ``"2"`` for an ``int`` becomes ``2``, and wrong arguments give a validation error that
-    goes back to the model as the call's result. Signatures pydantic cannot handle are left unchecked."""
-    try:
-        # Titled with the plain name, so errors read "... validation errors for add" as the model saw it.
-        title = getattr(func, "__name__", None)
-        return validate_call(func, config=ConfigDict(title=title) if title else None)  # type: ignore[no-any-return]
-    except Exception:  # noqa: BLE001 - e.g. exotic annotations: run the function as given
-        return func
+        return wrap_function(func, inject_params)
+
+    @staticmethod
+    def _format_json_str(jstr: str) -> str:
+        """Repair the JSON argument strings models produce (see ``tools.format_json_str``)."""
+        from ..tools.execution import format_json_str
+
+        return format_json_str(jstr)
+
+    def execute_function(
+        self, func_call: dict[str, Any], call_id: Optional[str] = None, verbose: bool = False
+    ) -> tuple[bool, dict[str, Any]]:
+        """Execute one function or tool call with this agent's functions.
+
+        Override it to change how function and tool calls are executed: the built-in replies call it.
+
+        Args:
+            func_call: the ``function_call`` of a message, or the ``function`` of a tool call: a dict
+                with ``name`` and ``arguments`` (a JSON string).
+            call_id: the tool call id, shown in the printed lines.
+            verbose: also print the function's output.
+
+        Returns:
+            ``(is_exec_success, {"name", "role": "function", "content"})``. Failures are not raised: the
+            content is ``"Error: Function <name> not found."``, ``"Error: <json error>\\n The argument must
+            be in JSON format."`` or ``"Error: <exception>"``.
+        """
+        from ..tools.execution import execute_function
+
+        return execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
+
+    async def a_execute_function(
+        self, func_call: dict[str, Any], call_id: Optional[str] = None, verbose: bool = False
+    ) -> tuple[bool, dict[str, Any]]:
+        """(async) ``execute_function``: async functions are awaited, sync ones called directly.
+
+        Args:
+            func_call: a dict with ``name`` and ``arguments`` (a JSON string).
+            call_id: the tool call id, shown in the printed lines.
+            verbose: also print the function's output.
+        """
+        from ..tools.execution import a_execute_function
+
+        return await a_execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
 
 
 def register_function(

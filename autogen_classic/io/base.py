@@ -21,6 +21,10 @@ class OutputStream(Protocol):
         """Print objects to the stream, like the builtin ``print``."""
         ...
 
+    def send(self, message: Any) -> None:
+        """Send a message object (one that can print itself) to the stream."""
+        ...
+
 
 @runtime_checkable
 class InputStream(Protocol):
@@ -29,6 +33,7 @@ class InputStream(Protocol):
         ...
 
 
+@runtime_checkable
 class IOStream(InputStream, OutputStream, Protocol):
     """An input and output stream; the class also holds the process-wide default."""
 
@@ -68,11 +73,19 @@ class _State:
 _current_stream: ContextVar[Optional[IOStream]] = ContextVar("autogen_classic_iostream", default=None)
 
 
-class IOConsole:
+class IOConsole(IOStream):
     """The terminal: builtin ``print`` and ``input`` (``getpass`` for passwords)."""
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
         print(*objects, sep=sep, end=end, flush=flush)
+
+    def send(self, message: Any) -> None:
+        """Print a message object: its own ``print(f)`` method is used when it has one."""
+        render = getattr(message, "print", None)
+        if callable(render):
+            render(self.print)
+        else:
+            self.print(message)
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         if password:

@@ -1,5 +1,6 @@
 """Function and tool support: schemas from type hints, argument loading, execution and replies."""
 
+from .dependency_injection import BaseContext, ChatContext, Depends
 from .execution import (
     a_execute_function,
     a_function_call_reply,
@@ -23,6 +24,9 @@ from .function_utils import (
 from .tool import Tool, tool
 
 __all__ = [
+    "BaseContext",
+    "ChatContext",
+    "Depends",
     "Tool",
     "a_execute_function",
     "a_function_call_reply",

@@ -87,7 +87,7 @@ def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, An
         @load_basemodels_if_needed
         @functools.wraps(func)
         async def _a_wrapped_func(*args: Any, **kwargs: Any) -> str:
-            return serialize_to_str(await func(*args, **kwargs, **extra))
+            return serialize_to_str(await func(*args, **{**kwargs, **extra}))
 
         wrapped: Callable[..., Any] = _a_wrapped_func
     else:
@@ -95,7 +95,7 @@ def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, An
         @load_basemodels_if_needed
         @functools.wraps(func)
         def _wrapped_func(*args: Any, **kwargs: Any) -> str:
-            return serialize_to_str(func(*args, **kwargs, **extra))
+            return serialize_to_str(func(*args, **{**kwargs, **extra}))
 
         wrapped = _wrapped_func
 
@@ -285,6 +285,36 @@ async def a_execute_function(
     return success, _result(func_name, content)
 
 
+# ``(func_call, call_id=..., verbose=...) -> (is_exec_success, result_dict)``: how a reply runs one call.
+# An agent passes its (overridable) ``execute_function`` / ``a_execute_function`` methods here.
+Executor = Callable[..., tuple[bool, dict[str, Any]]]
+AsyncExecutor = Callable[..., Coroutine[Any, Any, tuple[bool, dict[str, Any]]]]
+
+
+def _executors(
+    function_map: Mapping[str, Callable[..., Any]],
+    execute: Optional[Executor],
+    a_execute: Optional[AsyncExecutor],
+    iostream: Optional[IOStream],
+) -> tuple[Executor, AsyncExecutor]:
+    if execute is None:
+        execute = functools.partial(execute_function, function_map, iostream=iostream)
+    if a_execute is None:
+        a_execute = functools.partial(a_execute_function, function_map, iostream=iostream)
+    return execute, a_execute
+
+
+def _run_sync(
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str],
+    verbose: bool, execute: Executor, a_execute: AsyncExecutor,
+) -> tuple[bool, dict[str, Any]]:
+    """Run one call from sync code: async functions through ``a_execute``, the others through ``execute``."""
+    if is_async_callable(function_map.get(func_call.get("name", "") or "")):
+        coroutine = a_execute(func_call, call_id=call_id, verbose=verbose)
+        return _run_coroutine_sync(_await(coroutine))  # type: ignore[no-any-return]
+    return execute(func_call, call_id=call_id, verbose=verbose)
+
+
 def _tool_response(tool_call_id: Optional[str], content: Any) -> dict[str, Any]:
     # A missing id is left out rather than sent as null (Mistral-style servers reject it).
     content = "" if content is None else content
@@ -306,6 +336,8 @@ def tool_calls_reply(
     tool_calls: Optional[list[Mapping[str, Any]]],
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    execute: Optional[Executor] = None,
+    a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute the ``tool_calls`` of a message one after another and build the tool reply.
 
@@ -314,18 +346,18 @@ def tool_calls_reply(
         tool_calls: the message's ``tool_calls`` (each ``{"id", "type", "function": {"name", "arguments"}}``).
         verbose: also print each function's output.
         iostream: where to print (default: ``IOStream.get_default()``).
+        execute: runs one call (default: ``execute_function`` on ``function_map``).
+        a_execute: runs one call of an async function (default: ``a_execute_function``).
 
     Returns:
         ``{"role": "tool", "tool_responses": [{"tool_call_id", "role": "tool", "content"}, ...],
         "content": contents joined by blank lines}``, or ``None`` when there are no tool calls.
         Unknown functions give the content ``"Error: Function <name> not found."``.
     """
+    run, a_run = _executors(function_map, execute, a_execute, iostream)
     responses = []
     for tool_call in tool_calls or []:
-        _, result = execute_function(
-            function_map, tool_call.get("function") or {}, call_id=tool_call.get("id"), verbose=verbose,
-            iostream=iostream,
-        )
+        _, result = _run_sync(function_map, tool_call.get("function") or {}, tool_call.get("id"), verbose, run, a_run)
         responses.append(_tool_response(tool_call.get("id"), result.get("content", "")))
     return _tool_reply(responses) if responses else None
 
@@ -335,6 +367,7 @@ async def a_tool_calls_reply(
     tool_calls: Optional[list[Mapping[str, Any]]],
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``tool_calls_reply``: the calls run concurrently, replies keep the call order.
 
@@ -343,13 +376,12 @@ async def a_tool_calls_reply(
         tool_calls: the message's ``tool_calls``.
         verbose: also print each function's output.
         iostream: where to print (default: ``IOStream.get_default()``).
+        a_execute: runs one call (default: ``a_execute_function`` on ``function_map``).
     """
+    _, a_run = _executors(function_map, None, a_execute, iostream)
 
     async def one(tool_call: Mapping[str, Any]) -> dict[str, Any]:
-        _, result = await a_execute_function(
-            function_map, tool_call.get("function") or {}, call_id=tool_call.get("id"), verbose=verbose,
-            iostream=iostream,
-        )
+        _, result = await a_run(tool_call.get("function") or {}, call_id=tool_call.get("id"), verbose=verbose)
         return _tool_response(tool_call.get("id"), result.get("content", ""))
 
     calls = list(tool_calls or [])
@@ -363,6 +395,8 @@ def function_call_reply(
     message: Mapping[str, Any],
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    execute: Optional[Executor] = None,
+    a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute a legacy ``function_call`` message and return the ``role: "function"`` reply.
 
@@ -372,6 +406,8 @@ def function_call_reply(
             any, is used as the call id.
         verbose: also print the function's output.
         iostream: where to print (default: ``IOStream.get_default()``).
+        execute: runs the call (default: ``execute_function`` on ``function_map``).
+        a_execute: runs the call of an async function (default: ``a_execute_function``).
 
     Returns:
         ``{"name", "role": "function", "content"}``, or ``None`` when the message has no function call.
@@ -379,7 +415,8 @@ def function_call_reply(
     func_call = message.get("function_call")
     if not func_call:
         return None
-    return execute_function(function_map, func_call, call_id=message.get("id"), verbose=verbose, iostream=iostream)[1]
+    run, a_run = _executors(function_map, execute, a_execute, iostream)
+    return _run_sync(function_map, func_call, message.get("id"), verbose, run, a_run)[1]
 
 
 async def a_function_call_reply(
@@ -387,6 +424,8 @@ async def a_function_call_reply(
     message: Mapping[str, Any],
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    execute: Optional[Executor] = None,
+    a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``function_call_reply`` (async functions awaited, sync ones called directly).
 
@@ -395,11 +434,14 @@ async def a_function_call_reply(
         message: a message with a ``function_call``.
         verbose: also print the function's output.
         iostream: where to print (default: ``IOStream.get_default()``).
+        execute: runs the call of a sync function (default: ``execute_function`` on ``function_map``).
+        a_execute: runs the call of an async function (default: ``a_execute_function``).
     """
     func_call = message.get("function_call")
     if not func_call:
         return None
-    _, result = await a_execute_function(
-        function_map, func_call, call_id=message.get("id"), verbose=verbose, iostream=iostream
-    )
-    return result
+    run, a_run = _executors(function_map, execute, a_execute, iostream)
+    call_id = message.get("id")
+    if is_async_callable(function_map.get(func_call.get("name", "") or "")):
+        return (await a_run(func_call, call_id=call_id, verbose=verbose))[1]
+    return run(func_call, call_id=call_id, verbose=verbose)[1]

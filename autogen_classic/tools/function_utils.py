@@ -13,16 +13,24 @@ returns into the string content of a message.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import json
 import logging
 import types
-from typing import Annotated, Any, Callable, ForwardRef, Optional, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, ForwardRef, Literal, Optional, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import Field as _PydanticField
+from pydantic.json_schema import JsonSchemaValue
+
+from .dependency_injection import Field as AG2Field
 
 __all__ = [
+    "Function",
+    "Parameters",
+    "ToolFunction",
     "get_default_values",
     "get_function_schema",
     "get_load_param_if_needed_function",
@@ -35,13 +43,74 @@ __all__ = [
     "get_typed_return_annotation",
     "get_typed_signature",
     "load_basemodels_if_needed",
+    "model_dump",
+    "model_dump_json",
     "serialize_to_str",
+    "type2schema",
 ]
 
 logger = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # *args / **kwargs cannot be filled from a JSON object of named arguments.
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+class Parameters(BaseModel):
+    """The ``parameters`` object of a function schema (a JSON schema of type object).
+
+    Shared model definitions, when parameters use nested pydantic models, are kept under an
+    extra ``$defs`` key at this level, where the ``$ref``s of the properties resolve.
+    """
+
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["object"] = "object"
+    properties: dict[str, JsonSchemaValue]
+    required: list[str]
+
+
+class Function(BaseModel):
+    """A function as the model sees it: description, name and parameters."""
+
+    description: Annotated[str, _PydanticField(description="Description of the function")]
+    name: Annotated[str, _PydanticField(description="Name of the function")]
+    parameters: Annotated[Parameters, _PydanticField(description="Parameters of the function")]
+
+
+class ToolFunction(BaseModel):
+    """An entry of the ``tools`` request parameter: ``{"type": "function", "function": {...}}``."""
+
+    type: Literal["function"] = "function"
+    function: Annotated[Function, _PydanticField(description="Function under tool")]
+
+
+def type2schema(t: Any) -> JsonSchemaValue:
+    """The JSON schema of a type (pydantic's rendering; nested models under a local ``$defs``).
+
+    Args:
+        t: the type, e.g. ``int``, ``list[str]`` or a ``pydantic.BaseModel`` subclass.
+    """
+    return TypeAdapter(t).json_schema()
+
+
+def model_dump(model: BaseModel) -> dict[str, Any]:
+    """``model.model_dump()``.
+
+    Args:
+        model: the pydantic model instance.
+    """
+    return model.model_dump()
+
+
+def model_dump_json(model: BaseModel) -> str:
+    """``model.model_dump_json()``.
+
+    Args:
+        model: the pydantic model instance.
+    """
+    return model.model_dump_json()
 
 
 def _globals_of(call: Callable[..., Any]) -> dict[str, Any]:
@@ -63,6 +132,8 @@ def get_typed_annotation(annotation: Any, globalns: dict[str, Any]) -> Any:
     Returns:
         The evaluated annotation; an unresolvable string becomes a ``ForwardRef``.
     """
+    if isinstance(annotation, AG2Field):
+        annotation = annotation.description
     # A quoted annotation under ``from __future__ import annotations`` is a string of a string.
     for _ in range(3):
         if not isinstance(annotation, str):
@@ -191,28 +262,82 @@ def get_parameter_json_schema(k: str, v: Any, default_values: dict[str, Any]) ->
         default_values: default values by parameter name (see ``get_default_values``).
     """
     description = _description_of(k, v)
-    schema: dict[str, Any] = TypeAdapter(v).json_schema()
+    schema: dict[str, Any] = type2schema(v)
     if k in default_values:
         schema["default"] = default_values[k]
     schema["description"] = description
     return schema
 
 
+_REF_PREFIX = "#/$defs/"
+
+
+def _rename_refs(node: Any, renames: dict[str, str]) -> Any:
+    """Rewrite ``#/$defs/<old>`` references to ``#/$defs/<new>`` throughout a schema."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith(_REF_PREFIX):
+                out[key] = _REF_PREFIX + renames.get(value[len(_REF_PREFIX):], value[len(_REF_PREFIX):])
+            else:
+                out[key] = _rename_refs(value, renames)
+        return out
+    if isinstance(node, list):
+        return [_rename_refs(item, renames) for item in node]
+    return node
+
+
+def _hoist_defs(properties: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Move each property's local ``$defs`` to one shared ``$defs`` at the root of ``parameters``.
+
+    pydantic renders a model-typed parameter with its nested models under a ``$defs`` inside the
+    property, while the ``$ref``s point at ``#/$defs/...`` of the document root, so no resolver finds
+    them there. Identical definitions are shared between parameters; a different model with the same
+    name gets a numbered name and the references of its parameter are rewritten.
+    """
+    shared: dict[str, Any] = {}
+    for name, schema in list(properties.items()):
+        local = schema.get("$defs")
+        if not isinstance(local, dict) or not local:
+            continue
+        renames: dict[str, str] = {}
+        for def_name, definition in local.items():
+            target, number = def_name, 2
+            while target in shared and shared[target] != definition:
+                target, number = f"{def_name}_{number}", number + 1
+            if target != def_name:
+                renames[def_name] = target
+        body = {k: v for k, v in schema.items() if k != "$defs"}
+        if renames:
+            body = _rename_refs(body, renames)
+            local = _rename_refs(local, renames)
+        for def_name, definition in local.items():
+            shared.setdefault(renames.get(def_name, def_name), definition)
+        properties[name] = body
+    return shared
+
+
 def get_parameters(
     required: list[str], param_annotations: dict[str, Any], default_values: dict[str, Any]
-) -> dict[str, Any]:
+) -> Parameters:
     """The ``parameters`` object of a function schema.
+
+    Model definitions used by model-typed parameters are collected in a ``$defs`` at the root of
+    the returned object, so every ``$ref`` in it resolves.
 
     Args:
         required: the required parameter names.
         param_annotations: annotations by parameter name (see ``get_param_annotations``).
         default_values: default values by parameter name.
     """
-    return {
-        "type": "object",
-        "properties": {k: get_parameter_json_schema(k, v, default_values) for k, v in param_annotations.items()},
-        "required": list(required),
+    properties = {
+        k: get_parameter_json_schema(k, v, default_values)
+        for k, v in param_annotations.items()
+        if v is not inspect.Signature.empty
     }
+    defs = _hoist_defs(properties)
+    extra = {"$defs": copy.deepcopy(defs)} if defs else {}
+    return Parameters(properties=properties, required=list(required), **extra)
 
 
 def get_function_schema(f: Callable[..., Any], *, name: Optional[str] = None, description: str) -> dict[str, Any]:
@@ -226,7 +351,8 @@ def get_function_schema(f: Callable[..., Any], *, name: Optional[str] = None, de
 
     Returns:
         ``{"type": "function", "function": {"description", "name", "parameters"}}`` where
-        ``parameters`` is ``{"type": "object", "properties": {...}, "required": [...]}``.
+        ``parameters`` is ``{"type": "object", "properties": {...}, "required": [...]}``, plus a
+        ``"$defs"`` with the definitions of nested pydantic models when parameters use them.
 
     Raises:
         TypeError: if a parameter without a default is not annotated, or ``description`` is not a string.
@@ -270,14 +396,8 @@ def get_function_schema(f: Callable[..., Any], *, name: Optional[str] = None, de
             f"The annotations are missing for the following parameters: {listed}"
         )
 
-    return {
-        "type": "function",
-        "function": {
-            "description": description,
-            "name": fname,
-            "parameters": get_parameters(required, param_annotations, default_values),
-        },
-    }
+    parameters = get_parameters(required, param_annotations, default_values)
+    return model_dump(ToolFunction(function=Function(description=description, name=fname, parameters=parameters)))
 
 
 def _basemodel_in(annotation: Any) -> Optional[type[BaseModel]]:

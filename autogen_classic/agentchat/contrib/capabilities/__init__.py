@@ -1,12 +1,24 @@
 """Agent capabilities: add-ons registered on an agent through its hooks."""
 
+from .agent_capability import AgentCapability
+from .text_compressors import LLMLingua, TextCompressor
 from .transform_messages import TransformMessages
-from .transforms import MessageHistoryLimiter, MessageTokenLimiter, MessageTransform, TextMessageContentName
+from .transforms import (
+    MessageHistoryLimiter,
+    MessageTokenLimiter,
+    MessageTransform,
+    TextMessageCompressor,
+    TextMessageContentName,
+)
 
 __all__ = [
+    "AgentCapability",
+    "LLMLingua",
     "MessageHistoryLimiter",
     "MessageTokenLimiter",
     "MessageTransform",
+    "TextCompressor",
+    "TextMessageCompressor",
     "TextMessageContentName",
     "TransformMessages",
 ]

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
+from ....formatting_utils import colored
 from ....io import IOStream
-from .transforms import MessageTransform, _yellow
+from ...conversable_agent import ConversableAgent
+from .agent_capability import AgentCapability
+from .transforms import MessageTransform
 
 __all__ = ["TransformMessages"]
 
 
-class TransformMessages:
+class TransformMessages(AgentCapability):
     """Applies a chain of message transforms to an agent's messages before it replies.
 
     Typical use: keep a model's context small (``MessageHistoryLimiter``,
@@ -35,7 +38,12 @@ class TransformMessages:
         verbose: print what each transform changed (through the console ``IOStream``).
     """
 
-    def __init__(self, *, transforms: Optional[Sequence[MessageTransform]] = None, verbose: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        transforms: Optional[Sequence[MessageTransform]] = [],  # noqa: B006 - the classic default, never mutated
+        verbose: bool = True,
+    ) -> None:
         transforms = [] if transforms is None else transforms
         if not isinstance(transforms, (list, tuple)):
             raise TypeError(f"transforms must be a list of message transforms, got {type(transforms).__name__}.")
@@ -53,7 +61,7 @@ class TransformMessages:
         """The transforms, in the order they are applied."""
         return list(self._transforms)
 
-    def add_to_agent(self, agent: Any) -> None:
+    def add_to_agent(self, agent: ConversableAgent) -> None:  # type: ignore[override]
         """Register the transforms on ``agent``: every message list it replies to is transformed first.
 
         Uses the agent's ``process_all_messages_before_reply`` hook.
@@ -74,7 +82,7 @@ class TransformMessages:
             if self._verbose and callable(getattr(transform, "get_logs", None)):
                 logs, had_effect = transform.get_logs(before, result)
                 if had_effect:
-                    IOStream.get_default().print(_yellow(logs))
+                    IOStream.get_default().print(colored(logs, "yellow"))
 
         if system_message is not None:
             result.insert(0, system_message)

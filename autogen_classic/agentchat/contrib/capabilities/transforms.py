@@ -1,4 +1,4 @@
-"""Message transforms: trim or rewrite a message list before an agent replies to it.
+"""Message transforms: trim, compress or rewrite a message list before an agent replies to it.
 
 Each transform has ``apply_transform(messages) -> messages`` and
 ``get_logs(pre, post) -> (text, had_effect)``; :class:`TransformMessages` chains them.
@@ -8,15 +8,25 @@ Token counts come from :mod:`autogen_classic.token_count_utils` (an offline esti
 from __future__ import annotations
 
 import copy
+import math
+import numbers
+import sys
+from collections.abc import Mapping
 from typing import Any, Optional, Protocol, Union, runtime_checkable
 
 from .... import token_count_utils
+from ....cache import AbstractCache, Cache
+from ....exception_utils import InvalidArgumentError, InvalidArgumentTypeError
 from ....io import IOStream
+from . import transforms_util
+from .text_compressors import LLMLingua, TextCompressor
+from .transforms_util import MessageContentType, count_text_tokens, should_transform_message
 
 __all__ = [
     "MessageHistoryLimiter",
     "MessageTokenLimiter",
     "MessageTransform",
+    "TextMessageCompressor",
     "TextMessageContentName",
 ]
 
@@ -43,51 +53,32 @@ def _yellow(text: str) -> str:
 
 
 def _check_limit(value: Any, argument: str, minimum: int) -> Optional[int]:
+    """``value`` as a whole number >= ``minimum`` (None stays None).
+
+    Numbers that are not whole are rounded down, as the classic transforms effectively treat them.
+    """
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{argument} must be None or an integer >= {minimum}, got {value!r}.")
-    if value < minimum:
-        raise ValueError(f"{argument} must be None or greater than or equal to {minimum}, got {value}.")
-    return value
+    if not isinstance(value, numbers.Real):
+        raise InvalidArgumentTypeError(
+            f"{argument} must be None or an integer >= {minimum}, got {value!r} ({type(value).__name__})."
+        )
+    if value < minimum or math.isnan(value):
+        raise InvalidArgumentError(f"{argument} must be None or greater than or equal to {minimum}, got {value}.")
+    return int(value) if math.isfinite(value) else sys.maxsize
+
+
+def _check_filter(filter_dict: Any) -> Optional[dict]:
+    if filter_dict is not None and not isinstance(filter_dict, Mapping):
+        raise InvalidArgumentTypeError(
+            f"filter_dict must be None or a dict of message field -> accepted values, e.g. "
+            f"{{'role': ['system']}}; got {filter_dict!r}."
+        )
+    return filter_dict  # type: ignore[no-any-return]
 
 
 def _is_text_content(content: Any) -> bool:
-    return isinstance(content, (str, list))
-
-
-def count_text_tokens(content: Any, model: str = "gpt-3.5-turbo-0613") -> int:
-    """Count the tokens of a message's text: a string, or the text parts of a multimodal list."""
-    if isinstance(content, str):
-        return token_count_utils.count_token(content, model)
-    if isinstance(content, list):
-        total = 0
-        for item in content:
-            if isinstance(item, str):
-                total += token_count_utils.count_token(item, model)
-            elif isinstance(item, dict) and isinstance(item.get("text"), str):
-                total += token_count_utils.count_token(item["text"], model)
-        return total
-    return 0
-
-
-def _matches_criteria(value: Any, accepted: Any) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, list):
-        return bool(set(value) & set(accepted))
-    return value in accepted
-
-
-def should_transform_message(message: dict, filter_dict: Optional[dict], exclude: bool) -> bool:
-    """Whether ``message`` passes ``filter_dict`` (key -> accepted values).
-
-    With ``exclude=True`` a message is transformed only if none of its fields matches the
-    filter; with ``exclude=False`` only if all of them match. No filter: always transformed.
-    """
-    if not filter_dict:
-        return True
-    return all(_matches_criteria(message.get(key), accepted) != exclude for key, accepted in filter_dict.items())
+    return transforms_util.is_content_right_type(content)
 
 
 class MessageHistoryLimiter:
@@ -111,7 +102,9 @@ class MessageHistoryLimiter:
         self._max_messages = _check_limit(max_messages, "max_messages", 1)
         self._keep_first_message = bool(keep_first_message)
         if exclude_names is not None and (isinstance(exclude_names, str) or not hasattr(exclude_names, "__iter__")):
-            raise ValueError(f"exclude_names must be None or a list of agent names, got {exclude_names!r}.")
+            raise InvalidArgumentTypeError(
+                f"exclude_names must be None or a list of agent names, got {exclude_names!r}."
+            )
         self._exclude_names = frozenset(exclude_names or ())
 
     def apply_transform(self, messages: list[dict]) -> list[dict]:
@@ -176,16 +169,14 @@ class MessageTokenLimiter:
         total = _check_limit(max_tokens, "max_tokens", 0)
         minimum = _check_limit(min_tokens, "min_tokens", 0)
         if minimum is not None and total is not None and minimum > total:
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"min_tokens must not be more than max_tokens (got min_tokens={minimum}, max_tokens={total})."
             )
         model_limit = self._model_limit() if (per_message is not None or total is not None) else None
         self._max_tokens_per_message = self._cap(per_message, model_limit)
         self._max_tokens = self._cap(total, model_limit)
         self._min_tokens = minimum or 0
-        if filter_dict is not None and not isinstance(filter_dict, dict):
-            raise ValueError(f"filter_dict must be None or a dict of field -> accepted values, got {filter_dict!r}.")
-        self._filter_dict = filter_dict
+        self._filter_dict = _check_filter(filter_dict)
         self._exclude_filter = exclude_filter
 
     def _model_limit(self) -> Optional[int]:
@@ -275,6 +266,127 @@ class MessageTokenLimiter:
         return result
 
 
+class TextMessageCompressor:
+    """Compresses the text of messages with a text compressor, to save tokens.
+
+    Each message with text (string content or the text parts of a multimodal list) is passed
+    through ``text_compressor.compress_text(text, **compression_params)``; its
+    ``"compressed_prompt"`` replaces the text. Results are cached by content, so a message is
+    compressed once across replies (and across runs with a disk cache).
+
+    Args:
+        text_compressor: any object with ``compress_text(text, **params) -> dict`` holding
+            ``"compressed_prompt"`` (and ``"origin_tokens"`` / ``"compressed_tokens"`` to count the
+            tokens saved). Default: ``LLMLingua()``, which needs the optional ``llmlingua`` package.
+        min_tokens: compress only when the messages hold at least this many tokens (> 0); None: always.
+        compression_params: keyword arguments for every ``compress_text`` call.
+        cache: where compressed contents are kept (default: ``Cache.disk()``).
+        filter_dict: ``{message field: accepted values}`` selecting messages (see ``exclude_filter``).
+        exclude_filter: True: messages matching the filter are not compressed; False: only they are.
+    """
+
+    def __init__(
+        self,
+        text_compressor: Optional[TextCompressor] = None,
+        min_tokens: Optional[int] = None,
+        compression_params: dict = dict(),  # noqa: B006 - the classic default, never mutated
+        cache: Optional[AbstractCache] = None,
+        filter_dict: Optional[dict] = None,
+        exclude_filter: bool = True,
+    ) -> None:
+        if min_tokens is not None:
+            if not isinstance(min_tokens, numbers.Real):
+                raise InvalidArgumentTypeError(
+                    f"min_tokens must be None or an integer greater than 0, got {min_tokens!r} "
+                    f"({type(min_tokens).__name__})."
+                )
+            if not min_tokens > 0:
+                raise InvalidArgumentError(f"min_tokens must be greater than 0 or None, got {min_tokens}.")
+        if not isinstance(compression_params, Mapping):
+            raise InvalidArgumentTypeError(
+                f"compression_params must be a dict of keyword arguments for compress_text, got {compression_params!r}."
+            )
+        if text_compressor is None:
+            text_compressor = LLMLingua()
+        elif not callable(getattr(text_compressor, "compress_text", None)):
+            raise InvalidArgumentTypeError(
+                f"text_compressor must have a compress_text(text, **compression_params) method returning a dict "
+                f"with 'compressed_prompt'; got {type(text_compressor).__name__}."
+            )
+        self._text_compressor = text_compressor
+        self._min_tokens = min_tokens
+        self._compression_args = dict(compression_params)
+        self._cache = Cache.disk() if cache is None else cache
+        self._filter_dict = _check_filter(filter_dict)
+        self._exclude_filter = exclude_filter
+        self._recent_tokens_savings = 0
+
+    def apply_transform(self, messages: list[dict]) -> list[dict]:
+        """Return a copy of the messages with their text compressed (the input is not changed)."""
+        if not messages or not transforms_util.min_tokens_reached(messages, self._min_tokens):
+            return messages
+
+        total_savings = 0
+        result = copy.deepcopy(messages)
+        for message in result:
+            content = message.get("content")
+            if not _is_text_content(content):
+                continue
+            if not should_transform_message(message, self._filter_dict, self._exclude_filter):
+                continue
+            if transforms_util.is_content_text_empty(content):
+                continue
+            key = transforms_util.cache_key(content, self._min_tokens)
+            cached = transforms_util.cache_content_get(self._cache, key)
+            if cached is not None:
+                message["content"], savings = cached[0], cached[1]
+            else:
+                message["content"], savings = self._compress(content)
+                transforms_util.cache_content_set(self._cache, key, message["content"], savings)
+            total_savings += savings
+
+        self._recent_tokens_savings = total_savings
+        return result
+
+    def get_logs(self, pre_transform_messages: list[dict], post_transform_messages: list[dict]) -> tuple[str, bool]:
+        """Report the tokens saved by the last ``apply_transform``."""
+        if self._recent_tokens_savings > 0:
+            return f"{self._recent_tokens_savings} tokens saved with text compression.", True
+        return "No tokens saved with text compression.", False
+
+    def _compress(self, content: MessageContentType) -> tuple[MessageContentType, int]:
+        if isinstance(content, str):
+            return self._compress_text(content)
+        if isinstance(content, list):
+            saved = 0
+            parts: list = []
+            for part in content:
+                if isinstance(part, dict) and isinstance(part.get("text"), str):
+                    text, savings = self._compress_text(part["text"])
+                    parts.append({**part, "text": text})
+                    saved += savings
+                elif isinstance(part, str):
+                    text, savings = self._compress_text(part)
+                    parts.append(text)
+                    saved += savings
+                else:
+                    parts.append(part)
+            return parts, saved
+        return content, 0
+
+    def _compress_text(self, text: str) -> tuple[str, int]:
+        compressed = self._text_compressor.compress_text(text, **self._compression_args)
+        if not isinstance(compressed, Mapping) or "compressed_prompt" not in compressed:
+            raise KeyError(
+                f"{type(self._text_compressor).__name__}.compress_text must return a dict with the compressed text "
+                f"under 'compressed_prompt'; got {compressed!r:.200}."
+            )
+        savings = 0
+        if "origin_tokens" in compressed and "compressed_tokens" in compressed:
+            savings = int(compressed["origin_tokens"] - compressed["compressed_tokens"])
+        return compressed["compressed_prompt"], savings
+
+
 class TextMessageContentName:
     """Writes the sender's ``name`` into the text of each message.
 
@@ -295,13 +407,13 @@ class TextMessageContentName:
         exclude_filter: bool = True,
     ) -> None:
         if position not in ("start", "end"):
-            raise ValueError(f"position must be 'start' or 'end', got {position!r}.")
+            raise InvalidArgumentError(f"position must be 'start' or 'end', got {position!r}.")
         if not isinstance(format_string, str) or "{name}" not in format_string:
-            raise ValueError(f"format_string must be a string containing '{{name}}', got {format_string!r}.")
+            raise InvalidArgumentError(f"format_string must be a string containing '{{name}}', got {format_string!r}.")
         self._position = position
         self._format_string = format_string
         self._deduplicate = bool(deduplicate)
-        self._filter_dict = filter_dict
+        self._filter_dict = _check_filter(filter_dict)
         self._exclude_filter = exclude_filter
         self._messages_changed = 0
 

@@ -1,0 +1,374 @@
+"""Dependency injection for tools: parameters the executor fills in and the model never sees.
+
+A tool parameter is injected, and left out of the schema sent to the model, when it is
+
+* a context: annotated with a ``BaseContext`` subclass, e.g. ``ctx: ChatContext`` (the executor
+  agent passes a ``ChatContext`` for it), or
+* a dependency: ``Annotated[T, Depends(provider)]`` or ``param: T = Depends(provider)``, where
+  ``provider`` is a callable (``on(value)`` makes one for a fixed value) or a ``BaseContext`` instance.
+
+``inject_params`` turns a function into one that resolves its dependencies on every call and
+checks and converts the remaining arguments from the type hints (pydantic), so a model's
+``"2"`` for an ``int`` parameter arrives as ``2``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import types
+from abc import ABC
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin
+
+from pydantic import ConfigDict, validate_call
+
+from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
+
+if TYPE_CHECKING:
+    from ..agentchat.agent import Agent
+    from ..agentchat.conversable_agent import ConversableAgent
+
+__all__ = [
+    "BaseContext",
+    "ChatContext",
+    "Depends",
+    "Field",
+    "get_context_params",
+    "inject_params",
+    "on",
+]
+
+T = TypeVar("T")
+
+
+class BaseContext(ABC):  # noqa: B024 - a marker base class with nothing abstract, as in classic AutoGen
+    """Base class of the context objects a tool can ask for.
+
+    Subclass it for your own context and pass an instance with ``Depends``::
+
+        class Account(BaseContext, BaseModel):
+            username: str
+
+        def balance(account: Annotated[Account, Depends(Account(username="alice"))]) -> str: ...
+    """
+
+
+class ChatContext(BaseContext):
+    """The chat a tool is executed in: declare ``ctx: ChatContext`` and the executor agent passes it.
+
+    Args:
+        agent: the agent executing the tool.
+    """
+
+    def __init__(self, agent: "ConversableAgent") -> None:
+        self._agent = agent
+
+    @property
+    def chat_messages(self) -> dict["Agent", list[dict[Any, Any]]]:
+        """The executing agent's messages, per conversation partner."""
+        return self._agent.chat_messages  # type: ignore[no-any-return]
+
+    @property
+    def last_message(self) -> Optional[dict[str, Any]]:
+        """The last message the executing agent exchanged (None before any)."""
+        return self._agent.last_message()  # type: ignore[no-any-return]
+
+
+def on(x: T) -> Callable[[], T]:
+    """A dependency provider that always gives ``x``: ``Annotated[int, Depends(on(42))]``.
+
+    Args:
+        x: the value to inject.
+    """
+
+    def inner(_x: T = x) -> T:
+        return _x
+
+    return inner
+
+
+class Dependency:
+    """The marker ``Depends`` returns: a provider called (once per tool call) to fill a parameter."""
+
+    def __init__(self, dependency: Any, *, use_cache: bool = True) -> None:
+        self.dependency = dependency
+        self.use_cache = use_cache
+
+    def __repr__(self) -> str:
+        name = getattr(self.dependency, "__name__", None) or repr(self.dependency)
+        return f"Depends({name})"
+
+
+def Depends(x: Any) -> Any:  # noqa: N802 - classic name
+    """Mark a tool parameter as injected: it is filled from ``x`` and hidden from the model.
+
+    Args:
+        x: a callable giving the value (its own parameters may be dependencies too; generator
+            functions are set up before and closed after the tool call), or a ``BaseContext``
+            instance to inject as it is.
+
+    Example::
+
+        def get_weather(city: str, key: Annotated[str, Depends(on("secret"))]) -> str: ...
+    """
+    if isinstance(x, BaseContext):
+        return Dependency(lambda: x)
+    return Dependency(x)
+
+
+class Field:
+    """A parameter description usable as ``Annotated`` metadata: ``Annotated[str, Field("the city")]``.
+
+    Args:
+        description: the description shown to the model.
+    """
+
+    def __init__(self, description: str) -> None:
+        self._description = description
+
+    @property
+    def description(self) -> str:
+        return self._description
+
+    def __repr__(self) -> str:
+        return f"Field(description={self._description!r})"
+
+
+# ---------------------------------------------------------------- finding injected parameters
+def _unwrap_staticmethod(f: Any) -> Callable[..., Any]:
+    if isinstance(f, staticmethod):
+        return f.__func__  # type: ignore[no-any-return]
+    return f  # type: ignore[no-any-return]
+
+
+def _context_class(annotation: Any) -> Optional[type]:
+    """The class an annotation names: ``C``, ``Annotated[C, ...]``, ``Optional[C]`` (else None)."""
+    if get_origin(annotation) is Annotated:
+        return _context_class(get_args(annotation)[0])
+    if get_origin(annotation) in (Union, types.UnionType):
+        members = [a for a in get_args(annotation) if a is not type(None)]
+        return _context_class(members[0]) if members else None
+    return annotation if isinstance(annotation, type) else None
+
+
+def _is_context_param(param: inspect.Parameter, subclass: type = BaseContext) -> bool:
+    cls = _context_class(param.annotation)
+    return cls is not None and issubclass(cls, subclass)
+
+
+def _dependency_of(param: inspect.Parameter) -> Optional[Dependency]:
+    if isinstance(param.default, Dependency):
+        return param.default
+    if get_origin(param.annotation) is Annotated:
+        for meta in param.annotation.__metadata__:
+            if isinstance(meta, Dependency):
+                return meta
+    return None
+
+
+def _typed_signature(func: Callable[..., Any]) -> inspect.Signature:
+    # String annotations (``from __future__ import annotations``) must be resolved to be recognised.
+    from .function_utils import get_typed_signature
+
+    return get_typed_signature(func)
+
+
+def get_context_params(func: Callable[..., Any], subclass: Union[type[BaseContext], type[ChatContext]]) -> list[str]:
+    """Names of the parameters of ``func`` annotated with ``subclass`` (e.g. ``ChatContext``).
+
+    Args:
+        func: the function to inspect.
+        subclass: the context class to look for.
+    """
+    sig = _typed_signature(_unwrap_staticmethod(func))
+    return [p.name for p in sig.parameters.values() if _is_context_param(p, subclass)]
+
+
+# ---------------------------------------------------------------- resolving dependencies
+class _Resolver:
+    """Resolves the dependencies of one call, calling each provider at most once (when cached)."""
+
+    def __init__(self, call_kwargs: dict[str, Any]) -> None:
+        self._call_kwargs = call_kwargs
+        self._cache: dict[int, Any] = {}
+
+    def _provider_kwargs(self, provider: Callable[..., Any]) -> tuple[dict[str, Any], dict[str, Dependency]]:
+        try:
+            params = _typed_signature(provider).parameters.values()
+        except (TypeError, ValueError):
+            return {}, {}
+        given: dict[str, Any] = {}
+        nested: dict[str, Dependency] = {}
+        for param in params:
+            dependency = _dependency_of(param)
+            if dependency is not None:
+                nested[param.name] = dependency
+            elif param.name in self._call_kwargs:
+                # A provider parameter may be filled from the tool call's own arguments.
+                given[param.name] = self._call_kwargs[param.name]
+        return given, nested
+
+    def resolve(self, dependency: Dependency, stack: contextlib.ExitStack) -> Any:
+        key = id(dependency.dependency)
+        if dependency.use_cache and key in self._cache:
+            return self._cache[key]
+        provider = dependency.dependency
+        kwargs, nested = self._provider_kwargs(provider)
+        for name, sub in nested.items():
+            kwargs[name] = self.resolve(sub, stack)
+        if inspect.isgeneratorfunction(provider):
+            value = stack.enter_context(contextlib.contextmanager(provider)(**kwargs))
+        else:
+            value = provider(**kwargs)
+        self._cache[key] = value
+        return value
+
+    async def a_resolve(self, dependency: Dependency, stack: contextlib.AsyncExitStack) -> Any:
+        key = id(dependency.dependency)
+        if dependency.use_cache and key in self._cache:
+            return self._cache[key]
+        provider = dependency.dependency
+        kwargs, nested = self._provider_kwargs(provider)
+        for name, sub in nested.items():
+            kwargs[name] = await self.a_resolve(sub, stack)
+        if inspect.isasyncgenfunction(provider):
+            value = await stack.enter_async_context(contextlib.asynccontextmanager(provider)(**kwargs))
+        elif inspect.isgeneratorfunction(provider):
+            value = stack.enter_context(contextlib.contextmanager(provider)(**kwargs))
+        else:
+            value = provider(**kwargs)
+            if inspect.isawaitable(value):
+                value = await value
+        self._cache[key] = value
+        return value
+
+
+def _is_async_provider(provider: Any) -> bool:
+    return inspect.iscoroutinefunction(provider) or inspect.isasyncgenfunction(provider) or (
+        not inspect.isfunction(provider) and inspect.iscoroutinefunction(getattr(provider, "__call__", None))
+    )
+
+
+def _check_providers(func_name: str, dependencies: dict[str, Dependency], is_async: bool, seen: set[int]) -> None:
+    for name, dependency in dependencies.items():
+        provider = dependency.dependency
+        if not callable(provider):
+            raise InvalidArgumentTypeError(
+                f"Depends({provider!r}) for parameter '{name}' of '{func_name}': the dependency must be a callable "
+                "or a BaseContext instance; use Depends(on(value)) to inject a fixed value."
+            )
+        if not is_async and _is_async_provider(provider):
+            provider_name = getattr(provider, "__name__", repr(provider))
+            raise InvalidArgumentError(
+                f"You cannot use async dependency `{provider_name}` at sync main: parameter '{name}' of "
+                f"'{func_name}' depends on an async function; make '{func_name}' async or the dependency sync."
+            )
+        if id(provider) in seen:
+            continue
+        seen.add(id(provider))
+        try:
+            params = _typed_signature(provider).parameters.values()
+            nested = {p.name: d for p in params if (d := _dependency_of(p)) is not None}
+        except (TypeError, ValueError):
+            nested = {}
+        _check_providers(func_name, nested, is_async, seen)
+
+
+def _validated(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` with its arguments checked and converted from the type hints.
+
+    Validation errors name the function ("1 validation error for add"), which is what the model
+    reads back. Signatures pydantic cannot handle are left unchecked.
+    """
+    title = getattr(func, "__name__", None)
+    try:
+        config = ConfigDict(arbitrary_types_allowed=True)
+        if title:
+            config["title"] = title
+        return validate_call(func, config=config)  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - e.g. exotic annotations: run the function as given
+        return func
+
+
+def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap ``f`` so its injected parameters are filled in and hidden from its signature.
+
+    The wrapper resolves ``Depends`` parameters on each call, accepts context parameters (such as a
+    ``ChatContext``) as keyword arguments, checks and converts the other arguments from the type
+    hints, and ignores keyword arguments ``f`` does not take. Its ``__signature__`` lists only the
+    parameters a model fills, so schemas built from it leave the injected ones out.
+
+    Args:
+        f: the function (sync or async; a staticmethod object is accepted too).
+
+    Returns:
+        The wrapper (async when ``f`` is), or ``f`` itself when its signature cannot be read.
+
+    Raises:
+        InvalidArgumentTypeError: a ``Depends`` is given something that is not callable.
+        InvalidArgumentError: a sync ``f`` depends on an async provider.
+    """
+    f = _unwrap_staticmethod(f)
+    try:
+        signature = inspect.signature(f)
+        typed = _typed_signature(f)
+    except (TypeError, ValueError):
+        return f
+
+    dependencies = {p.name: d for p in typed.parameters.values() if (d := _dependency_of(p)) is not None}
+    contexts = [p.name for p in typed.parameters.values() if p.name not in dependencies and _is_context_param(p)]
+    hidden = set(dependencies) | set(contexts)
+    is_async = inspect.iscoroutinefunction(f)
+    func_name = getattr(f, "__name__", repr(f))
+    _check_providers(func_name, dependencies, is_async, set())
+
+    call = _validated(f)
+    takes_any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
+    accepted = {p.name for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_POSITIONAL}
+
+    def call_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+        # A model sometimes adds arguments the function does not take: they are ignored.
+        if takes_any_keyword:
+            return dict(kwargs)
+        return {k: v for k, v in kwargs.items() if k in accepted}
+
+    if is_async:
+
+        @functools.wraps(f)
+        async def _a_injected(*args: Any, **kwargs: Any) -> Any:
+            given = call_kwargs(kwargs)
+            resolver = _Resolver(kwargs)
+            async with contextlib.AsyncExitStack() as stack:
+                for name, dependency in dependencies.items():
+                    given[name] = await resolver.a_resolve(dependency, stack)
+                return await call(*args, **given)
+
+        wrapper: Callable[..., Any] = _a_injected
+    else:
+
+        @functools.wraps(f)
+        def _injected(*args: Any, **kwargs: Any) -> Any:
+            given = call_kwargs(kwargs)
+            resolver = _Resolver(kwargs)
+            with contextlib.ExitStack() as stack:
+                for name, dependency in dependencies.items():
+                    given[name] = resolver.resolve(dependency, stack)
+                return call(*args, **given)
+
+        wrapper = _injected
+
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[p for p in signature.parameters.values() if p.name not in hidden]
+    )
+    return wrapper
+
+
+def __getattr__(name: str) -> Any:
+    # ``Agent`` is importable from here as in classic AutoGen; loaded lazily because the agent
+    # classes themselves import this module.
+    if name == "Agent":
+        from ..agentchat.agent import Agent
+
+        return Agent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
