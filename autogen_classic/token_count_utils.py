@@ -21,14 +21,22 @@ gives the same number.
 
 from __future__ import annotations
 
+import base64
+import importlib.util
+import io
 import json
 import logging
+import math
+import os
 import re
-from typing import Union
+import urllib.request
+from typing import Any, Union
 
 __all__ = [
     "count_token",
     "get_max_token_limit",
+    "num_tokens_from_functions",
+    "num_tokens_from_gpt_image",
     "percentile_used",
     "split_tokens",
     "token_left",
@@ -224,6 +232,125 @@ def token_left(input: Union[str, list, dict], model: str = "gpt-3.5-turbo-0613")
 
 
 def percentile_used(input: Union[str, list, dict], model: str = "gpt-3.5-turbo-0613") -> float:
-    """Return the fraction of ``model``'s context window that ``input`` uses."""
-    return count_token(input, model=model) / get_max_token_limit(model)
+    """Return the fraction of ``model``'s context window that ``input`` uses.
 
+    As in the classic package, the tokens are counted with the default model's message framing.
+    """
+    return count_token(input) / get_max_token_limit(model)
+
+
+def _text_tokens(text: Any) -> int:
+    return len(split_tokens(text if isinstance(text, str) else str(text)))
+
+
+def num_tokens_from_functions(functions: list[dict[str, Any]], model: str = "gpt-3.5-turbo-0613") -> int:
+    """Estimate the tokens a list of function definitions adds to a request.
+
+    Follows the classic accounting of how OpenAI renders functions into the prompt: the
+    name and description, each parameter's name, type, description and enum values, plus a
+    fixed overhead per function and per list; only the text counts are estimates (see the
+    module docstring).
+
+    Args:
+        functions: function schemas ``{"name", "description", "parameters": {"properties": ...}}``.
+        model: the model name (accepted for compatibility; the estimate is the same for every model).
+
+    Raises:
+        KeyError: a function has no ``name`` or ``description``, as in the classic package.
+    """
+    total = 0
+    for function in functions:
+        tokens = _text_tokens(function["name"]) + _text_tokens(function["description"]) - 2
+        parameters = function.get("parameters")
+        if parameters is not None and "properties" in parameters:
+            properties = parameters["properties"]
+            for name, spec in properties.items():
+                tokens += _text_tokens(name)
+                for field in spec:
+                    if field == "type":
+                        tokens += 2 + _text_tokens(spec["type"])
+                    elif field == "description":
+                        tokens += 2 + _text_tokens(spec["description"])
+                    elif field == "enum":
+                        tokens -= 3
+                        for option in spec["enum"]:
+                            tokens += 3 + _text_tokens(option)
+                    else:
+                        logger.warning("Not supported field %s", field)
+            tokens += 11
+            if len(properties) == 0:
+                tokens -= 2
+        total += tokens
+    return total + 12
+
+
+# Image token accounting of OpenAI's vision models: scale into max_edge x min_edge, then count tiles.
+_IMAGE_PARAMS: dict[str, dict[str, int]] = {
+    "gpt-4-vision": {"max_edge": 2048, "min_edge": 768, "tile_size": 512, "base": 85, "per_tile": 170},
+    "gpt-4o-mini": {"max_edge": 2048, "min_edge": 768, "tile_size": 512, "base": 2833, "per_tile": 5667},
+    "gpt-4o": {"max_edge": 2048, "min_edge": 768, "tile_size": 512, "base": 85, "per_tile": 170},
+}
+_DATA_URI = re.compile(r"data:image/(?:png|jpeg);base64,")
+
+
+def _image_size(image_data: Any) -> tuple[int, int]:
+    from PIL import Image  # noqa: PLC0415 - optional dependency
+
+    if isinstance(image_data, Image.Image):
+        return image_data.size
+    text = str(image_data).strip("'\"")
+    if text.startswith(("http://", "https://")):
+        with urllib.request.urlopen(text, timeout=30) as response:  # noqa: S310 - the caller's own image URL
+            raw = response.read()
+    elif _DATA_URI.match(text):
+        raw = base64.b64decode(_DATA_URI.sub("", text, count=1))
+    elif os.path.exists(text):
+        with open(text, "rb") as handle:
+            raw = handle.read()
+    else:
+        raw = base64.b64decode(text)
+    with Image.open(io.BytesIO(raw)) as image:
+        return image.size
+
+
+def num_tokens_from_gpt_image(
+    image_data: Any, model: str = "gpt-4-vision", low_quality: bool = False
+) -> int:
+    """Return the tokens an image costs with an OpenAI vision model (0 when Pillow is not installed).
+
+    The image is scaled so its longest edge is at most 2048 pixels and its shortest at most 768;
+    the cost is a base count plus a count per 512x512 tile covering it (only the base count at
+    low detail).
+
+    Args:
+        image_data: a PIL image, a file path, a URL, a ``data:image/...;base64,`` URI or base64 text.
+        model: "gpt-4-vision" (also "gpt-4-turbo", "gpt-4v"), "gpt-4o" or "gpt-4o-mini".
+        low_quality: whether the image is sent with ``"detail": "low"``.
+
+    Raises:
+        ValueError: the model is not a vision model listed above.
+    """
+    if importlib.util.find_spec("PIL") is None:  # as in the classic package without Pillow
+        return 0
+    if any(name in model for name in ("gpt-4-vision", "gpt-4-turbo", "gpt-4v", "gpt-4-v")):
+        params = _IMAGE_PARAMS["gpt-4-vision"]
+    elif "gpt-4o-mini" in model:
+        params = _IMAGE_PARAMS["gpt-4o-mini"]
+    elif "gpt-4o" in model:
+        params = _IMAGE_PARAMS["gpt-4o"]
+    else:
+        raise ValueError(
+            f"Model {model} is not supported. Choose 'gpt-4-vision', 'gpt-4-turbo', 'gpt-4v', 'gpt-4-v', 'gpt-4o', "
+            "or 'gpt-4o-mini'."
+        )
+    if low_quality:
+        return params["base"]
+    width, height = _image_size(image_data)
+    if max(width, height) > params["max_edge"]:
+        scale = params["max_edge"] / max(width, height)
+        width, height = int(width * scale), int(height * scale)
+    if min(width, height) > params["min_edge"]:
+        scale = params["min_edge"] / min(width, height)
+        width, height = int(width * scale), int(height * scale)
+    tiles = math.ceil(width / params["tile_size"]) * math.ceil(height / params["tile_size"])
+    return params["base"] + params["per_tile"] * tiles

@@ -113,6 +113,28 @@ def test_chat_completion_returns_text(embedded_server: local.EmbeddedServer) -> 
     assert response.usage is not None and response.usage.completion_tokens > 0
 
 
+def test_the_full_context_of_the_model_is_served(embedded_server: local.EmbeddedServer) -> None:
+    # The server states its context size when a prompt is too long, before evaluating anything (a prompt
+    # that fits would take minutes on a slow CPU); 2,048 was llama.cpp's size unless told otherwise.
+    prompt = " ".join(f"item {i % 10} is fine." for i in range(1500))  # about 9,000 tokens
+    with pytest.raises(openai.BadRequestError, match="maximum context length is 8192 tokens"):
+        client_for(embedded_server).chat.completions.create(
+            model=local.MODEL_NAME, messages=[{"role": "user", "content": prompt}], max_tokens=4
+        )
+    assert embedded_server.n_ctx == server_module.MODEL_CONTEXT == 8192
+
+
+def test_the_context_size_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert local.EmbeddedServer(n_ctx=1024).n_ctx == 1024
+    monkeypatch.setenv(server_module.N_CTX_ENV, "4096")
+    assert local.EmbeddedServer().n_ctx == 4096
+    monkeypatch.setenv(server_module.N_CTX_ENV, "lots")
+    with pytest.raises(ValueError, match="AUTOGEN_CLASSIC_LOCAL_N_CTX must be a whole number"):
+        local.EmbeddedServer()
+    with pytest.raises(ValueError, match="n_ctx must be a positive number of tokens"):
+        local.EmbeddedServer(n_ctx=0)
+
+
 def test_json_object_with_schema_is_constrained_to_the_enum(embedded_server: local.EmbeddedServer) -> None:
     colours = ["red", "green", "blue"]
     schema = {"type": "object", "properties": {"colour": {"type": "string", "enum": colours}}, "required": ["colour"]}

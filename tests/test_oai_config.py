@@ -17,7 +17,6 @@ from autogen_classic.oai import (
     get_config_list,
     validate_llm_config,
 )
-from autogen_classic.oai.config import MISSING_MODEL_MESSAGE
 
 SECRET = "sk-test-SECRET-abcdefghijklmnop"
 
@@ -38,26 +37,14 @@ def _no_ambient_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(
     "llm_config, fragments",
     [
-        ({"config_list": []}, ["'config_list' is empty", MISSING_MODEL_MESSAGE]),
-        ({}, ["'config_list' is missing", "llm_config=False", MISSING_MODEL_MESSAGE]),
-        ({"temperature": 0}, ["'config_list' is missing"]),
-        ({"config_list": [{"api_key": SECRET}]}, ["config_list[0] has no 'model'", '"model": "gpt-4o-mini"']),
-        ({"config_list": [{"model": ""}]}, ["config_list[0] has no 'model'"]),
-        ({"config_list": [{"model": "m", "api_key": SECRET}, {"api_key": SECRET}]}, ["config_list[1] has no 'model'"]),
         ({"config_list": "gpt-4"}, ["config_list: must be a list of dicts (got str)"]),
         ({"config_list": ["gpt-4"]}, ["config_list[0]: must be a dict (got str)"]),
-        (
-            {"config_list": [{"model": "m", "api_type": "ollama"}]},
-            ["config_list[0].api_type", "unknown api_type 'ollama'", "'openai', 'azure'", "base_url"],
-        ),
         ({"config_list": [{"model": "m"}], "temperature": "hot"}, ["temperature:", "valid number", "got str 'hot'"]),
         ({"config_list": [{"model": "m", "timeout": 0}]}, ["config_list[0].timeout: must be > 0 seconds", "e.g. 60"]),
         ({"config_list": [{"model": "m", "max_retries": -1}]}, ["config_list[0].max_retries: must be >= 0"]),
         ({"config_list": [{"model": "m", "price": [0.01]}]}, ["config_list[0].price: must hold exactly two prices"]),
         ({"config_list": [{"model": "m", "price": "cheap"}]}, ["config_list[0].price", "[prompt_price_per_1k_tokens"]),
-        ({"config_list": [{"model": "m", "tags": "fast"}]}, ["config_list[0].tags", "list of strings"]),
         ({"config_list": [{"model": "m", "base_url": "localhost:8000"}]}, ["base_url: must start with http://"]),
-        ({"config_list": [{"model": "m"}], "cache_seed": 4.5}, ["cache_seed", "None to disable"]),
         ({"config_list": [{"model": "m"}], "tools": {"name": "f"}}, ["tools", "list of tool dicts"]),
         ({"config_list": [{"model": "m"}], "response_format": {"type": "xml"}}, ["response_format", "json_schema"]),
         ({"config_list": [{"model": "m"}], "stream": "yes"}, ["stream", "True or False"]),
@@ -143,7 +130,7 @@ def test_get_config_list() -> None:
         {"api_key": "k2", "api_type": "azure", "api_version": "2024-02-01"},
     ]
     assert get_config_list(["k1"], base_urls=["http://a/v1"]) == [{"api_key": "k1", "base_url": "http://a/v1"}]
-    with pytest.raises(ValueError, match="one URL per api key"):
+    with pytest.raises(ValueError, match="The length of api_keys must match the length of base_urls"):
         get_config_list(["k1", "k2"], base_urls=["http://a"])
     with pytest.raises(TypeError, match="api_keys must be a list"):
         get_config_list("k1")  # type: ignore[arg-type]
@@ -160,13 +147,14 @@ def test_filter_config() -> None:
     assert filter_config(CONFIGS, {"model": ["gpt-4o", "llama3"]}) == [CONFIGS[0], CONFIGS[2]]
     assert filter_config(CONFIGS, {"tags": ["local"]}) == [CONFIGS[2]]
     assert filter_config(CONFIGS, {"api_type": ["azure"]}) == [CONFIGS[1]]
-    # None accepts configs that lack the key
-    assert filter_config(CONFIGS, {"api_type": [None]}) == [CONFIGS[0], CONFIGS[2]]
+    # As in the classic package, a config without the key matches no value, None included
+    assert filter_config(CONFIGS, {"api_type": [None]}) == []
     assert filter_config(CONFIGS, {"model": {"gpt-4"}, "api_type": ["azure"]}) == [CONFIGS[1]]
     assert filter_config(CONFIGS, {"model": ["gpt-4"]}, exclude=True) == [CONFIGS[0], CONFIGS[2]]
     assert filter_config(CONFIGS, None) is CONFIGS
-    with pytest.raises(TypeError, match=r"filter_dict\['model'\] must be a list"):
-        filter_config(CONFIGS, {"model": "gpt-4"})  # type: ignore[dict-item]
+    assert filter_config(CONFIGS, {"model": "gpt-4"}) == [CONFIGS[1]]  # a single value means that value
+    with pytest.raises(TypeError, match=r"filter_dict\['model'\] is None"):
+        filter_config(CONFIGS, {"model": None})  # type: ignore[dict-item]
 
 
 def test_config_list_from_json_env_var_file_and_filter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,8 +2,9 @@
 
 from .abstract_cache_base import AbstractCache
 from .cache import Cache
+from .cache_factory import CacheFactory
 from .disk_cache import DiskCache
 from .in_memory_cache import InMemoryCache
 from .keys import get_key
 
-__all__ = ["AbstractCache", "Cache", "DiskCache", "InMemoryCache", "get_key"]
+__all__ = ["AbstractCache", "Cache", "CacheFactory", "DiskCache", "InMemoryCache", "get_key"]

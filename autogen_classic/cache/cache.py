@@ -3,38 +3,41 @@
 from __future__ import annotations
 
 import os
+from types import TracebackType
 from typing import Any, ClassVar
 
-from .abstract_cache_base import ClosingContextManager
-from .disk_cache import DiskCache
+from .abstract_cache_base import AbstractCache
+from .cache_factory import REDIS_NOT_SUPPORTED, CacheFactory
 from .in_memory_cache import InMemoryCache
 
+__all__ = ["AbstractCache", "Cache", "CacheFactory"]
 
 
-__all__ = ["Cache"]
-
-
-class Cache(ClosingContextManager):
+class Cache:
     """A response cache chosen by configuration; use ``Cache.disk()`` or ``Cache.in_memory()``.
 
     Pass it to ``initiate_chat(..., cache=cache)`` or ``OpenAIWrapper.create(cache=cache)``:
     a request already answered under the same seed is served from the cache without
-    contacting the model. Use it as a context manager to close it when done::
+    contacting the model. Use it as a context manager to close it when done; as in the classic
+    package, ``with`` gives the underlying store (e.g. the ``DiskCache``)::
 
         with Cache.disk(cache_seed=42) as cache:
             user.initiate_chat(assistant, message="2+2?", cache=cache)
 
     Args:
         config: ``{"cache_seed": ..., "cache_path_root": ...}`` for a disk cache or
-            ``{"cache_seed": ..., "in_memory": True}`` for a memory cache.
+            ``{"cache_seed": ..., "in_memory": True}`` for a memory cache. The seed is kept as a str.
+
+    Raises:
+        ValueError: an unknown key, or ``redis_url`` (Redis caches are not supported yet).
     """
 
     ALLOWED_CONFIG_KEYS: ClassVar[list[str]] = [
         "cache_seed",
-        "cache_path_root",
-        "in_memory",
         "redis_url",
+        "cache_path_root",
         "cosmos_db_config",
+        "in_memory",
     ]
 
     def __init__(self, config: dict[str, Any]) -> None:
@@ -43,27 +46,24 @@ class Cache(ClosingContextManager):
         for key in config:
             if key not in self.ALLOWED_CONFIG_KEYS:
                 raise ValueError(f"Invalid config key: {key}. Accepted keys: {', '.join(self.ALLOWED_CONFIG_KEYS)}")
-        for key in ("redis_url", "cosmos_db_config"):
-            if config.get(key):
-                raise ValueError(
-                    f"Cache: '{key}' is not supported by autogen-classic; use Cache.disk(cache_seed, cache_path_root) "
-                    "(safe to share between processes) or Cache.in_memory(cache_seed)."
-                )
-        seed = config.get("cache_seed", 42)
-        if not isinstance(seed, (str, int)) or isinstance(seed, bool):
-            raise TypeError(f"Cache: cache_seed must be an int or a str, got {type(seed).__name__}")
-        self.config: dict[str, Any] = {**config, "cache_seed": str(seed)}
-        self.cache: DiskCache | InMemoryCache
+        if config.get("redis_url"):
+            raise ValueError(f"Cache: {REDIS_NOT_SUPPORTED}")
+        self.config: dict[str, Any] = {**config, "cache_seed": str(config.get("cache_seed", 42))}
+        self.cache: AbstractCache
         if config.get("in_memory"):
             self.cache = InMemoryCache(seed=self.config["cache_seed"])
         else:
             root = config.get("cache_path_root") or ".cache"
             if not isinstance(root, (str, os.PathLike)):
                 raise TypeError(f"Cache: cache_path_root must be a directory path, got {type(root).__name__}")
-            self.cache = DiskCache(self.config["cache_seed"], root)
+            self.cache = CacheFactory.cache_factory(
+                seed=self.config["cache_seed"],
+                cache_path_root=root,  # type: ignore[arg-type]
+                cosmosdb_config=config.get("cosmos_db_config"),
+            )
 
     @staticmethod
-    def disk(cache_seed: str | int = 42, cache_path_root: str | os.PathLike[str] = ".cache") -> Cache:
+    def disk(cache_seed: str | int = 42, cache_path_root: str = ".cache") -> Cache:
         """Return a cache stored under ``cache_path_root/cache_seed`` (shared between processes).
 
         Args:
@@ -81,6 +81,53 @@ class Cache(ClosingContextManager):
         """
         return Cache({"cache_seed": cache_seed, "in_memory": True})
 
+    @staticmethod
+    def redis(cache_seed: str | int = 42, redis_url: str = "redis://localhost:6379/0") -> Cache:
+        """A Redis cache: not supported yet (raises ValueError naming the alternatives).
+
+        Args:
+            cache_seed: the seed. Defaults to 42.
+            redis_url: the Redis server URL.
+        """
+        return Cache({"cache_seed": cache_seed, "redis_url": redis_url})
+
+    @staticmethod
+    def cosmos_db(
+        connection_string: str | None = None,
+        container_id: str | None = None,
+        cache_seed: str | int = 42,
+        client: Any | None = None,
+    ) -> Cache:
+        """A Cosmos DB cache: not provided, so this is a disk cache under ``.cache/cache_seed``
+        (with a warning), as the classic package does when Cosmos DB is not installed.
+
+        Args:
+            connection_string: the Cosmos DB connection string.
+            container_id: the container id.
+            cache_seed: the seed. Defaults to 42.
+            client: an existing Cosmos DB client.
+        """
+        cosmos_db_config = {
+            "connection_string": connection_string,
+            "database_id": "autogen_cache",
+            "container_id": container_id,
+            "client": client,
+        }
+        return Cache({"cache_seed": str(cache_seed), "cosmos_db_config": cosmos_db_config})
+
+    def __enter__(self) -> Any:
+        """Enter the underlying store's context and return it (e.g. the ``DiskCache``)."""
+        return self.cache.__enter__()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """Close the underlying store."""
+        return self.cache.__exit__(exc_type, exc_value, traceback)
+
     def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default`` when there is none."""
         return self.cache.get(key, default)
@@ -92,7 +139,6 @@ class Cache(ClosingContextManager):
     def close(self) -> None:
         """Release the underlying store (a disk cache reopens itself if used again)."""
         self.cache.close()
-
 
     def __repr__(self) -> str:
         return f"Cache({self.cache!r})"

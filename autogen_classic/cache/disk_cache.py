@@ -7,9 +7,9 @@ from typing import Any
 
 import diskcache
 
-from .abstract_cache_base import ClosingContextManager
+from .abstract_cache_base import AbstractCache, ClosingContextManager
 
-__all__ = ["DiskCache"]
+__all__ = ["AbstractCache", "DiskCache"]
 
 
 class DiskCache(ClosingContextManager):
@@ -20,16 +20,22 @@ class DiskCache(ClosingContextManager):
     a torn one.
 
     Args:
-        seed: the cache seed; responses cached under one seed are invisible to another.
-        cache_path_root: the directory holding one sub-directory per seed.
+        seed: the cache directory (as in the classic package, e.g. ``"./.cache/41"``), or, when
+            ``cache_path_root`` is given, the name of a sub-directory of it.
+        cache_path_root: optional directory holding one sub-directory per seed.
+
+    Attributes:
+        cache: the underlying ``diskcache.Cache`` (opened on first use).
     """
 
-    def __init__(self, seed: str | int, cache_path_root: str | os.PathLike[str] = ".cache") -> None:
+    def __init__(self, seed: str | int, cache_path_root: str | os.PathLike[str] | None = None) -> None:
         self.seed = str(seed)
-        self.directory = os.path.join(os.fspath(cache_path_root), self.seed)
+        self.directory = self.seed if cache_path_root is None else os.path.join(os.fspath(cache_path_root), self.seed)
         self._cache: diskcache.Cache | None = None
 
-    def _store(self) -> diskcache.Cache:
+    @property
+    def cache(self) -> diskcache.Cache:
+        """The underlying ``diskcache.Cache``."""
         # Opened lazily so that building a client or agent never touches the disk.
         if self._cache is None:
             self._cache = diskcache.Cache(self.directory)
@@ -37,11 +43,11 @@ class DiskCache(ClosingContextManager):
 
     def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default``."""
-        return self._store().get(key, default)
+        return self.cache.get(key, default)
 
     def set(self, key: str, value: Any) -> None:
         """Store ``value`` (pickled) under ``key``."""
-        self._store().set(key, value)
+        self.cache.set(key, value)
 
     def close(self) -> None:
         """Close the SQLite connections; a later ``get``/``set`` reopens them."""
@@ -49,8 +55,7 @@ class DiskCache(ClosingContextManager):
             self._cache.close()
 
     def __len__(self) -> int:
-        return len(self._store())
-
+        return len(self.cache)
 
     def __repr__(self) -> str:
         return f"DiskCache(directory={self.directory!r})"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .abstract_cache_base import ClosingContextManager
+from .abstract_cache_base import AbstractCache, ClosingContextManager
 
-__all__ = ["InMemoryCache"]
+__all__ = ["AbstractCache", "InMemoryCache"]
 
 
 class InMemoryCache(ClosingContextManager):
@@ -26,9 +26,10 @@ class InMemoryCache(ClosingContextManager):
         return f"{self.seed}_{key}" if self.seed else key
 
     def get(self, key: str, default: Any | None = None) -> Any | None:
-        """Return the value stored under ``key``, or ``default``."""
+        """Return the value stored under ``key``, or ``default`` (also when the stored value is None)."""
         with self._lock:
-            return self._data.get(self._full_key(key), default)
+            value = self._data.get(self._full_key(key))
+        return default if value is None else value
 
     def set(self, key: str, value: Any) -> None:
         """Store ``value`` under ``key``."""
@@ -40,4 +41,3 @@ class InMemoryCache(ClosingContextManager):
 
     def __len__(self) -> int:
         return len(self._data)
-

@@ -10,8 +10,8 @@ from typing import Any
 __all__ = ["NON_CACHE_KEY", "get_key"]
 
 # Connection settings and secrets do not change the answer a model gives, and must never
-# reach a cache file, so they are left out of the key.
-NON_CACHE_KEY: frozenset[str] = frozenset(
+# reach a cache file, so they are left out of the key. (A list, as classic code may extend it.)
+NON_CACHE_KEY: list[str] = sorted(
     {
         "api_key",
         "admin_api_key",
@@ -34,8 +34,14 @@ NON_CACHE_KEY: frozenset[str] = frozenset(
         "http_client",
         "timeout",
         "max_retries",
+        "aws_access_key",
+        "aws_secret_key",
+        "aws_session_token",
+        "gcp_auth_token",
+        "google_application_credentials",
     }
 )
+_NON_CACHE = frozenset(NON_CACHE_KEY)
 
 
 def _jsonable(value: Any) -> Any:
@@ -69,6 +75,6 @@ def get_key(config: Mapping[str, Any]) -> str:
     """
     if not isinstance(config, Mapping):
         raise TypeError(f"get_key: config must be a dict of request parameters, got {type(config).__name__}")
-    cleaned = {k: v for k, v in config.items() if k not in NON_CACHE_KEY}
+    cleaned = {k: v for k, v in config.items() if k not in _NON_CACHE}
     text = json.dumps(cleaned, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_jsonable)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

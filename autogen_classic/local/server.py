@@ -14,9 +14,23 @@ from typing import Any
 from ._process import HOST, answers, bind_probe, free_port, parent_death_hook, thread_count
 from .model_file import MODEL_NAME, check_available
 
-__all__ = ["HOST", "STARTUP_TIMEOUT", "EmbeddedServer", "EmbeddedServerError", "PortInUseError", "check_port"]
+__all__ = [
+    "HOST",
+    "MODEL_CONTEXT",
+    "N_CTX_ENV",
+    "STARTUP_TIMEOUT",
+    "EmbeddedServer",
+    "EmbeddedServerError",
+    "PortInUseError",
+    "check_port",
+    "default_n_ctx",
+]
 
 STARTUP_TIMEOUT = 120.0
+MODEL_CONTEXT = 8192
+"""SmolLM2-135M-Instruct's full context window in tokens: the server's default context size."""
+N_CTX_ENV = "AUTOGEN_CLASSIC_LOCAL_N_CTX"
+"""When set, the context size of servers started without an explicit ``n_ctx``."""
 _PORT_ATTEMPTS = 3
 _IN_USE_MARKER = "address already in use"
 
@@ -50,12 +64,28 @@ def check_port(port: int | None) -> None:
         raise ValueError(f"port must be between 1 and 65535 or None, got {port}")
 
 
+def default_n_ctx() -> int:
+    """The context size for a server started without ``n_ctx``: ``AUTOGEN_CLASSIC_LOCAL_N_CTX`` when
+    set, else the model's full context (``MODEL_CONTEXT``)."""
+    value = os.environ.get(N_CTX_ENV, "").strip()
+    if not value:
+        return MODEL_CONTEXT
+    try:
+        n_ctx = int(value)
+    except ValueError:
+        raise ValueError(f"{N_CTX_ENV} must be a whole number of tokens, e.g. 4096; got {value!r}") from None
+    if n_ctx <= 0:
+        raise ValueError(f"{N_CTX_ENV} must be a positive number of tokens, e.g. 4096; got {value!r}")
+    return n_ctx
+
+
 class EmbeddedServer:
     """SmolLM2-135M-Instruct behind llama.cpp's OpenAI-compatible server, in a child process.
 
     Args:
         port: the port on 127.0.0.1; None picks a free one (and retries if another process takes it first).
-        n_ctx: the context size in tokens.
+        n_ctx: the context size in tokens; None uses ``AUTOGEN_CLASSIC_LOCAL_N_CTX`` when set, else
+            the model's full context of 8,192 tokens.
         n_threads: CPU threads for generation; None uses min(available CPUs, 4).
         startup_timeout: seconds to wait for the server to answer before giving up.
 
@@ -66,19 +96,26 @@ class EmbeddedServer:
         self,
         port: int | None = None,
         *,
-        n_ctx: int = 2048,
+        n_ctx: int | None = None,
         n_threads: int | None = None,
         startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
         check_port(port)
         self._requested_port = port
-        self._n_ctx = n_ctx
+        if n_ctx is not None and (isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx <= 0):
+            raise ValueError(f"n_ctx must be a positive number of tokens or None, got {n_ctx!r}")
+        self._n_ctx = n_ctx if n_ctx is not None else default_n_ctx()
         self._n_threads = n_threads or thread_count()
         self._startup_timeout = startup_timeout
         self._port: int | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._log_path: Path | None = None
         self._owner_pid = os.getpid()
+
+    @property
+    def n_ctx(self) -> int:
+        """The context size in tokens the server runs with."""
+        return self._n_ctx
 
     @property
     def port(self) -> int | None:

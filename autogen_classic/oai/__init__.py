@@ -5,6 +5,7 @@ from ..cache.keys import get_key
 from .client import OpenAIWrapper
 from .config import ConfigEntry, LLMConfigModel, validate_llm_config
 from .config_list import (
+    config_list_from_dotenv,
     config_list_from_json,
     config_list_from_models,
     config_list_gpt4_gpt35,
@@ -28,6 +29,7 @@ __all__ = [
     "ModelClient",
     "OpenAIClient",
     "OpenAIWrapper",
+    "config_list_from_dotenv",
     "config_list_from_json",
     "config_list_from_models",
     "config_list_gpt4_gpt35",

@@ -12,6 +12,12 @@ from typing import Any, ClassVar
 
 import openai
 
+from ..cache import Cache
+from ..cache.keys import get_key
+from ..exception_utils import ModelToolNotSupportedError
+from ..io.base import IOStream
+from ..token_count_utils import count_token
+from .client_utils import FormatterProtocol
 from .config import validate_llm_config
 from .errors import (
     AllEndpointsFailedError,
@@ -21,9 +27,11 @@ from .errors import (
     describe_failure,
 )
 from .model_client import ModelClient, PlaceHolderClient
-from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OpenAIClient
+from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OPEN_API_BASE_URL_PREFIX, OpenAIClient
 from .options import check_options
 from .request import (
+    LEGACY_CACHE_DIR,
+    LEGACY_DEFAULT_CACHE_SEED,
     WRAPPER_KEYS,
     PreparedCall,
     decode_cached,
@@ -32,10 +40,32 @@ from .request import (
     instantiate,
     prepare_call,
 )
-from .secrets import scrub_exception
-from .usage import cost_for_tokens, print_usage_summary, update_usage_summary
+from .secrets import is_valid_api_key, scrub_exception
+from .usage import OAI_PRICE1K, cost_for_tokens, print_usage_summary, update_usage_summary
 
-__all__ = ["OpenAIWrapper"]
+__all__ = [
+    "ERROR",
+    "LEGACY_CACHE_DIR",
+    "LEGACY_DEFAULT_CACHE_SEED",
+    "OAI_PRICE1K",
+    "OPEN_API_BASE_URL_PREFIX",
+    "TOOL_ENABLED",
+    "Cache",
+    "FormatterProtocol",
+    "IOStream",
+    "ModelClient",
+    "ModelToolNotSupportedError",
+    "OpenAIClient",
+    "OpenAIWrapper",
+    "PlaceHolderClient",
+    "count_token",
+    "get_key",
+    "is_valid_api_key",
+]
+
+# Classic flags: the openai SDK is a dependency, so it is always there and always supports tools.
+ERROR: ImportError | None = None
+TOOL_ENABLED = True
 
 logger = logging.getLogger("autogen_classic.oai")
 
@@ -59,6 +89,13 @@ class OpenAIWrapper:
         config_list: one dict per endpoint (``model``, ``api_key``, ``base_url``, ``api_type``,
             ``api_version``, ``timeout``, ``max_retries``, ``price``, ``tags``, ``model_client_cls``,
             and request settings such as ``temperature``). Endpoints are tried in this order.
+            ``api_type`` names the provider ("openai", "azure", "anthropic", "google", "mistral",
+            "groq", "together", "cerebras", "ollama", "deepseek", "cohere"); every provider is
+            reached through its OpenAI-compatible endpoint, with its key variable (e.g.
+            ``GROQ_API_KEY``) when ``api_key`` is absent. An entry without ``base_url`` uses the
+            provider's endpoint (for OpenAI: ``OPENAI_BASE_URL`` when set). ``model`` may be left
+            out and given to ``create()``. An empty or missing ``config_list`` means one endpoint
+            described by ``base_config``.
         **base_config: settings shared by every entry (an entry's own value wins): client
             settings (``timeout``, ``max_retries``, ...), request settings (``temperature``,
             ``tools``, ``response_format``, ...) and wrapper settings (``cache_seed``, ``filter_func``).
@@ -162,7 +199,7 @@ class OpenAIWrapper:
             messages: the chat messages (required).
             cache: a ``Cache`` (or None). When given, the legacy ``cache_seed`` is ignored.
             cache_seed: (legacy) seed of a disk cache under ``.cache/<seed>``; defaults to 41;
-                None disables caching. Used only when ``cache`` is None.
+                None or False disables caching. Used only when ``cache`` is None.
             agent: the agent making the call (for logging).
             context: values for templated message contents (see ``allow_format_str_template``).
             filter_func: ``filter_func(context=..., response=...) -> bool``; a rejected response

@@ -26,15 +26,12 @@ from pydantic import (
 from .secrets import is_secret_key
 
 __all__ = [
-    "ACCEPTED_API_TYPES",
     "MISSING_MODEL_MESSAGE",
     "ConfigEntry",
     "LLMConfigModel",
     "validate_config_entry",
     "validate_llm_config",
 ]
-
-ACCEPTED_API_TYPES = ("openai", "azure")
 
 # The classic wording, kept so that existing scripts matching on it keep working.
 MISSING_MODEL_MESSAGE = (
@@ -45,20 +42,22 @@ MISSING_MODEL_MESSAGE = (
 _HINTS: dict[str, str] = {
     "config_list": "use a non-empty list of dicts, one per endpoint, e.g. [{'model': 'gpt-4o-mini', 'api_key': ...}]",
     "model": "use the model (or Azure deployment) name as a string, e.g. 'gpt-4o-mini'",
-    "api_key": "use the key as a string, or leave it out to read the OPENAI_API_KEY environment variable",
+    "api_key": (
+        "use the key as a string (or a function returning it), or leave it out to read the provider's key "
+        "variable such as OPENAI_API_KEY"
+    ),
     "base_url": "use the endpoint URL, e.g. 'http://localhost:11434/v1' for Ollama",
     "api_type": (
-        f"use one of {', '.join(repr(t) for t in ACCEPTED_API_TYPES)}; for an OpenAI-compatible server "
-        "(Ollama, vLLM, llama.cpp) use 'openai' (or leave api_type out) and set its 'base_url'"
+        "use a provider name such as 'openai', 'azure', 'anthropic', 'google', 'mistral', 'groq', 'together', "
+        "'cerebras', 'ollama', 'deepseek' or 'cohere'; for another OpenAI-compatible server (vLLM, llama.cpp) "
+        "use 'openai' (or leave api_type out) and set its 'base_url'"
     ),
     "api_version": "use the Azure API version as a string, e.g. '2024-02-01'",
     "timeout": "use the number of seconds as a positive number, e.g. 60",
     "max_retries": "use a whole number >= 0, e.g. 2",
     "price": "use [prompt_price_per_1k_tokens, completion_price_per_1k_tokens], e.g. [0.0025, 0.01]",
-    "tags": "use a list of strings, e.g. ['fast', 'local']",
     "model_client_cls": "use the class name as a string and call register_model_client(TheClass)",
     "default_headers": "use a dict of header name to string value",
-    "cache_seed": "use an int or str seed, or None to disable the legacy disk cache",
     "temperature": "use a number, e.g. 0 or 0.7",
     "top_p": "use a number between 0 and 1",
     "max_tokens": "use a positive whole number, e.g. 1024",
@@ -88,17 +87,17 @@ class _Settings(BaseModel):
     model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True, strict=True)
 
     model: StrictStr | None = None
-    api_key: StrictStr | None = None
+    api_key: StrictStr | Callable[[], str] | None = None  # the SDK also takes a function returning the key
     base_url: StrictStr | None = None
     api_type: StrictStr | None = None
     api_version: StrictStr | None = None
     timeout: Number | openai.Timeout | None = None
     max_retries: StrictInt | None = None
     price: Number | list[Number] | None = None
-    tags: list[StrictStr] | None = None
+    tags: Any = None  # only used by filter_config
     model_client_cls: StrictStr | None = None
     default_headers: dict[StrictStr, StrictStr] | None = None
-    cache_seed: StrictInt | StrictStr | None = None
+    cache_seed: Any = None  # None or False: no legacy disk cache; any other value names one
     temperature: Number | None = None
     top_p: Number | None = None
     max_tokens: StrictInt | None = None
@@ -125,13 +124,6 @@ class _Settings(BaseModel):
                 raise ValueError("prices must be numbers >= 0")
         elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
             raise ValueError("must be >= 0")
-        return value
-
-    @field_validator("api_type")
-    @classmethod
-    def _api_type(cls, value: str | None) -> str | None:
-        if value is not None and value not in ACCEPTED_API_TYPES:
-            raise ValueError(f"unknown api_type {value!r}")
         return value
 
     @field_validator("base_url")
@@ -258,13 +250,13 @@ def validate_llm_config(llm_config: Mapping[str, Any]) -> dict[str, Any]:
     """Validate an ``llm_config`` and return a copy with ``config_list`` as a list of dict copies.
 
     Args:
-        llm_config: shared settings plus ``config_list``. A missing ``config_list`` is allowed
-            only when ``model`` is given at the top level (one endpoint).
+        llm_config: shared settings plus ``config_list``. Without ``config_list`` (or with an
+            empty one) the top-level settings describe the one endpoint. A ``model`` may be left
+            out everywhere and given to ``create()``; a request without one fails with TypeError.
 
     Raises:
         TypeError: ``llm_config`` is not a dict.
-        ValueError: a key has a wrong type or value, ``config_list`` is empty or missing, an entry
-            has no ``model``, or ``api_type`` is unknown. The message names the key and the fix.
+        ValueError: a key has a wrong type or value. The message names the key and the fix.
     """
     if not isinstance(llm_config, Mapping):
         raise TypeError(f"llm_config must be a dict (or False to disable the model), got {type(llm_config).__name__}.")
@@ -283,27 +275,7 @@ def validate_llm_config(llm_config: Mapping[str, Any]) -> dict[str, Any]:
     except ValidationError as err:
         raise ValueError(_format_errors(err, "", config)) from None
 
-    base_model = config.get("model")
     if config_list is None:
-        if not base_model:
-            raise ValueError(
-                "Invalid llm_config: 'config_list' is missing. Add config_list=[{'model': ..., 'api_key': ...}, ...] "
-                "(one dict per endpoint), or set llm_config=False to use no model. " + MISSING_MODEL_MESSAGE
-            )
         return config
-    if len(config_list) == 0:
-        raise ValueError(
-            "Invalid llm_config: 'config_list' is empty. Add at least one entry such as "
-            "{'model': 'gpt-4o-mini', 'api_key': ...}, or set llm_config=False to use no model. "
-            + MISSING_MODEL_MESSAGE
-        )
-    for index, entry in enumerate(config_list):
-        if entry.get("model_client_cls"):
-            continue  # a custom client decides for itself what it needs
-        if not entry.get("model") and not base_model:
-            raise ValueError(
-                f'Invalid llm_config: config_list[{index}] has no \'model\'. Add e.g. "model": "gpt-4o-mini" '
-                f"to that entry (or to llm_config for every entry). " + MISSING_MODEL_MESSAGE
-            )
     config["config_list"] = [dict(entry) for entry in config_list]
     return config

@@ -8,13 +8,17 @@ import os
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from ..exception_utils import InvalidArgumentError
+
 __all__ = [
     "DEFAULT_AZURE_API_VERSION",
+    "config_list_from_dotenv",
     "config_list_from_json",
     "config_list_from_models",
     "config_list_gpt4_gpt35",
     "config_list_openai_aoai",
     "filter_config",
+    "get_config",
     "get_config_list",
 ]
 
@@ -36,18 +40,25 @@ def get_config_list(
         base_urls: base URLs, one per key (same length as ``api_keys``).
         api_type: api type for every config, e.g. "azure".
         api_version: api version for every config, e.g. "2024-02-01".
+
+    Raises:
+        InvalidArgumentError: ``base_urls`` does not have one URL per key (a ``ValueError``,
+            and an ``AssertionError`` as in the classic package).
+        TypeError: ``api_keys`` is not a list of strings.
     """
     if isinstance(api_keys, str) or not isinstance(api_keys, (list, tuple)):
         raise TypeError("get_config_list: api_keys must be a list of key strings")
     if base_urls is not None and len(base_urls) != len(api_keys):
-        raise ValueError(
-            f"get_config_list: base_urls must have one URL per api key ({len(api_keys)} keys, {len(base_urls)} URLs)"
+        raise InvalidArgumentError(
+            "The length of api_keys must match the length of base_urls: get_config_list got "
+            f"{len(api_keys)} api_keys and {len(base_urls)} base_urls; base_urls must have one URL per api key "
+            "(or be None)."
         )
     config_list: list[dict[str, Any]] = []
     for i, api_key in enumerate(api_keys):
         if not api_key or not api_key.strip():
             continue
-        config: dict[str, Any] = {"api_key": api_key.strip()}
+        config: dict[str, Any] = {"api_key": api_key}
         if base_urls:
             config["base_url"] = base_urls[i]
         if api_type:
@@ -56,6 +67,33 @@ def get_config_list(
             config["api_version"] = api_version
         config_list.append(config)
     return config_list
+
+
+def get_config(
+    api_key: str | None,
+    base_url: str | None = None,
+    api_type: str | None = None,
+    api_version: str | None = None,
+) -> dict[str, Any]:
+    """Return a config dict for one endpoint.
+
+    ``base_url``, ``api_type`` and ``api_version`` may name environment variables: a value that
+    is the name of a set variable is replaced by the variable's value.
+
+    Args:
+        api_key: the API key.
+        base_url: the base URL (or the name of a variable holding it).
+        api_type: the api type (or the name of a variable holding it).
+        api_version: the api version (or the name of a variable holding it).
+    """
+    config: dict[str, Any] = {"api_key": api_key}
+    if base_url:
+        config["base_url"] = os.getenv(base_url, default=base_url)
+    if api_type:
+        config["api_type"] = os.getenv(api_type, default=api_type)
+    if api_version:
+        config["api_version"] = os.getenv(api_version, default=api_version)
+    return config
 
 
 def _read_lines(path: str | None, name: str | None) -> list[str] | None:
@@ -165,13 +203,16 @@ def config_list_gpt4_gpt35(
     )
 
 
-def _matches(config: Mapping[str, Any], key: str, accepted: Collection[Any]) -> bool:
-    if key not in config or config[key] is None:
-        return None in accepted  # a missing key matches when None is accepted
-    value = config[key]
-    if isinstance(value, (list, tuple, set)):
+def _satisfies(value: Any, accepted: Collection[Any]) -> bool:
+    """The classic rule: a missing (or None) value never matches; a list matches when any item is accepted."""
+    if value is None:
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
         return any(item in accepted for item in value)
-    return value in accepted
+    try:
+        return value in accepted
+    except TypeError:  # an unhashable value tested against a set
+        return any(value == item for item in accepted)
 
 
 def _check_config_list(config_list: Any) -> None:
@@ -197,24 +238,25 @@ def _check_config_list(config_list: Any) -> None:
 
 def filter_config(
     config_list: list[dict[str, Any]],
-    filter_dict: dict[str, Collection[Any]] | None,
+    filter_dict: dict[str, list[str | None] | set[str | None]] | None,
     exclude: bool = False,
 ) -> list[dict[str, Any]]:
-    """Keep the configs that match ``filter_dict`` (or drop them when ``exclude`` is true).
+    """Keep the configs that match ``filter_dict`` (or, with ``exclude``, those that match none of its keys).
 
     Args:
         config_list: the configs.
-        filter_dict: ``{key: accepted values}``. A config matches when, for every key, its value is
-            accepted (for a list value such as ``tags``: when any item is accepted). A config
-            without the key matches only if None is among the accepted values.
-        exclude: return the configs that do not match instead.
+        filter_dict: ``{key: accepted values}`` (a list or set; a single value such as
+            ``{"api_type": "azure"}`` means that value). A config matches a key when its value is
+            accepted, or, for a list value such as ``tags``, when any of its items is accepted. A
+            config without the key (or with None) matches no value, as in the classic package.
+        exclude: keep the configs for which no key of ``filter_dict`` matches instead.
 
     Returns:
         The filtered list (the same list when ``filter_dict`` is empty or None).
 
     Raises:
-        TypeError: ``config_list`` is not a list of dicts, or ``filter_dict`` is not a dict of
-            key -> collection of accepted values.
+        TypeError: ``config_list`` is not a list of dicts, or ``filter_dict`` is not a dict, or
+            one of its values is None.
     """
     _check_config_list(config_list)
     if not filter_dict:
@@ -223,22 +265,24 @@ def filter_config(
         raise TypeError("filter_config: filter_dict must be a dict of key -> list of accepted values")
     normalized: dict[str, Collection[Any]] = {}
     for key, accepted in filter_dict.items():
-        if isinstance(accepted, str) or not isinstance(accepted, Collection):
+        if accepted is None:
             raise TypeError(
-                f"filter_config: filter_dict[{key!r}] must be a list or set of accepted values, e.g. [{accepted!r}]"
+                f"filter_config: filter_dict[{key!r}] is None; give the accepted values as a list, e.g. ['gpt-4o']"
             )
+        if isinstance(accepted, (str, bytes)) or not isinstance(accepted, Collection):
+            accepted = [accepted]  # a single accepted value
         normalized[key] = accepted
     return [
         config
         for config in config_list
-        if all(_matches(config, key, accepted) for key, accepted in normalized.items()) != exclude
+        if all(_satisfies(config.get(key), accepted) != exclude for key, accepted in normalized.items())
     ]
 
 
 def config_list_from_json(
     env_or_file: str | os.PathLike[str] = "OAI_CONFIG_LIST",
     file_location: str | os.PathLike[str] | None = "",
-    filter_dict: dict[str, Collection[Any]] | None = None,
+    filter_dict: dict[str, list[str | None] | set[str | None]] | None = None,
 ) -> list[dict[str, Any]]:
     """Load a config list from an environment variable or a JSON file, then filter it.
 
@@ -296,3 +340,81 @@ def config_list_from_json(
             '[{"model": "gpt-4o-mini", "api_key": "..."}].'
         )
     return filter_config(config_list, filter_dict)
+
+
+_DOTENV_DEFAULT_MODELS = ("gpt-4", "gpt-3.5-turbo")
+
+
+def _load_dotenv(dotenv_file_path: str | os.PathLike[str] | None) -> None:
+    try:
+        from dotenv import find_dotenv, load_dotenv  # noqa: PLC0415 - needed only here
+    except ImportError:
+        raise ImportError("config_list_from_dotenv needs python-dotenv: pip install python-dotenv") from None
+    if dotenv_file_path:
+        if os.path.exists(dotenv_file_path):
+            load_dotenv(dotenv_file_path)
+        else:
+            logger.warning("The specified .env file %s does not exist.", dotenv_file_path)
+        return
+    found = find_dotenv(usecwd=True)
+    if found:
+        load_dotenv(found)
+    else:
+        logger.warning("No .env file found. Loading configurations from environment variables.")
+
+
+def config_list_from_dotenv(
+    dotenv_file_path: str | None = None,
+    model_api_key_map: dict[str, Any] | None = None,
+    filter_dict: dict[str, list[str | None] | set[str | None]] | None = None,
+) -> list[dict[str, str | set[str]]]:
+    """Build a config list from a ``.env`` file (loaded into the environment) and environment variables.
+
+    Variables already set in the environment keep their values.
+
+    Args:
+        dotenv_file_path: the ``.env`` file; None looks for one from the current directory upwards.
+            A missing file only logs a warning: the environment is used as it is.
+        model_api_key_map: ``{model: config}`` where config is the name of the variable holding
+            the key (e.g. ``"OPENAI_API_KEY"``) or a dict with ``"api_key_env_var"`` and other
+            settings (``base_url``, ``api_type``, ``api_version``, ...; a value naming a set
+            environment variable is replaced by its value). "gpt-4" and "gpt-3.5-turbo" are
+            always added with ``OPENAI_API_KEY`` unless the map names them.
+        filter_dict: see ``filter_config``.
+
+    Returns:
+        One config (with ``model`` and ``api_key``) per model whose key variable is set and
+        non-empty; models without a key are skipped with a warning.
+    """
+    _load_dotenv(dotenv_file_path)
+    key_map: dict[str, Any] = dict(model_api_key_map or {})
+    for model in _DOTENV_DEFAULT_MODELS:
+        key_map.setdefault(model, "OPENAI_API_KEY")
+
+    config_list: list[dict[str, Any]] = []
+    for model, spec in key_map.items():
+        if isinstance(spec, str):
+            config = get_config(api_key=os.getenv(spec))
+        elif isinstance(spec, Mapping):
+            settings = {k: v for k, v in spec.items() if k != "api_key_env_var"}
+            known = {k: settings.pop(k) for k in ("base_url", "api_type", "api_version") if k in settings}
+            api_key = os.getenv(spec.get("api_key_env_var", "OPENAI_API_KEY"))
+            config = {**get_config(api_key=api_key, **known), **settings}
+        else:
+            logger.warning("Unsupported type %s for model %s configuration", type(spec), model)
+            continue
+        api_key = config.get("api_key")
+        if not api_key or not str(api_key).strip():
+            logger.warning(
+                "API key not found or empty for model %s. Please ensure path to .env file is correct.", model
+            )
+            continue
+        config["model"] = model
+        config_list.append(config)
+
+    config_list = filter_config(config_list, filter_dict)
+    if not config_list:
+        logger.error("No configurations loaded.")
+        return []
+    logger.info("Models available: %s", [config["model"] for config in config_list])
+    return config_list

@@ -5,23 +5,46 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 import os
 import re
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 import openai
 import pydantic
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
+from ..exception_utils import InvalidArgumentError
+from .client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_tools, validate_parameter
 from .errors import MalformedResponseError
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
+from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
+from .request import response_format_param
+from .secrets import is_valid_api_key
 from .streaming import StreamAccumulator
 from .usage import cost_for_tokens
 
-__all__ = ["AZURE_CLIENT_KEYS", "CLIENT_KEYS", "OPENAI_DEFAULT_BASE_URL", "OpenAIClient", "check_completion"]
+__all__ = [
+    "AZURE_CLIENT_KEYS",
+    "CLIENT_KEYS",
+    "MISSING_MODEL_ERROR",
+    "OPENAI_DEFAULT_BASE_URL",
+    "OPEN_API_BASE_URL_PREFIX",
+    "OpenAIClient",
+    "check_completion",
+]
 
-OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+logger = logging.getLogger("autogen_classic.oai")
+
+OPEN_API_BASE_URL_PREFIX = "https://api.openai.com"
+
+# The openai SDK's own words for a request without a model (classic code may match on them).
+MISSING_MODEL_ERROR = (
+    "Missing required arguments; Expected either ('messages' and 'model') or ('messages', 'model' and 'stream') "
+    "arguments to be given"
+)
 
 # Settings consumed when building the SDK client; they are never sent as request parameters.
 CLIENT_KEYS = frozenset(
@@ -82,6 +105,19 @@ def _parsed_completion(raw: Any) -> Any:
     return completion
 
 
+def _default_azure_token_provider() -> Any:
+    """The bearer-token provider of ``"azure_ad_token_provider": "DEFAULT"`` (Azure's default credential chain)."""
+    try:
+        import azure.identity  # noqa: PLC0415 - optional dependency, needed only for this setting
+    except ImportError:
+        raise ImportError(
+            '"azure_ad_token_provider": "DEFAULT" needs the azure-identity package: pip install azure-identity'
+        ) from None
+    return azure.identity.get_bearer_token_provider(
+        azure.identity.DefaultAzureCredential(), "https://cognitiveservices.azure.com/.default"
+    )
+
+
 def check_completion(response: Any) -> ChatCompletion:
     """Return ``response`` if it is a chat completion with at least one message, else raise."""
     if not isinstance(response, ChatCompletion):
@@ -98,23 +134,45 @@ class OpenAIClient:
     """Sends chat-completion requests to one endpoint with the real ``openai`` SDK.
 
     Args:
-        config: the merged ``config_list`` entry: ``model``, ``api_key``, ``base_url``,
-            ``api_type`` ("openai" or "azure"), ``api_version``, ``timeout``, ``max_retries``,
-            ``default_headers``, ...
+        client: the merged ``config_list`` entry (``model``, ``api_key``, ``base_url``,
+            ``api_type``, ``api_version``, ``timeout``, ``max_retries``, ``default_headers``, ...),
+            as ``OpenAIWrapper`` builds it; or, as in the classic package, a ready ``openai.OpenAI``
+            / ``openai.AzureOpenAI`` client to wrap.
+        response_format: a pydantic model (or JSON-schema dict) every request asks for; replies
+            are shown through its ``format()`` method when it has one.
+
+    Raises:
+        ValueError: the entry lacks what its endpoint needs (a key for a hosted endpoint, an
+            Azure endpoint or API version), or names a provider without an OpenAI-compatible endpoint.
     """
 
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.api_type: str = config.get("api_type") or "openai"
+    def __init__(self, client: Any, response_format: Any = None) -> None:
+        self.response_format = response_format
+        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        if isinstance(client, (openai.OpenAI, openai.AzureOpenAI)):
+            self._wrap(client)
+            return
+        if not isinstance(client, Mapping):
+            raise TypeError(
+                "OpenAIClient: client must be a config dict or an openai.OpenAI / openai.AzureOpenAI client, "
+                f"got {type(client).__name__}"
+            )
+        config = client
+        self.api_type: str = str(config.get("api_type") or "openai")
         self.model: str | None = config.get("model")
+        self.provider: Provider | None = None if self.is_azure else provider_for(config)
         keys = CLIENT_KEYS | (AZURE_CLIENT_KEYS if self.is_azure else frozenset())
         kwargs = {k: v for k, v in config.items() if k in keys and v is not None}
         if self.is_azure:
             kwargs = self._azure_kwargs(kwargs)
         else:
-            kwargs = self._openai_kwargs(kwargs)
+            kwargs = self._provider_kwargs(kwargs, self.provider, config)  # type: ignore[arg-type]
         self._kwargs = kwargs
+        self._wrapped = False
         self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
-        self.base_url: str = str(kwargs.get("azure_endpoint") or kwargs.get("base_url") or OPENAI_DEFAULT_BASE_URL)
+        self.base_url: str = str(
+            kwargs.get("azure_endpoint") or kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT") or ""
+        )
         # A config's http_client serves the side it was made for (sync or async); the other side gets the default.
         own = kwargs.get("http_client")
         sync_kwargs = kwargs
@@ -123,16 +181,37 @@ class OpenAIClient:
         self._client: openai.OpenAI | openai.AzureOpenAI = (
             openai.AzureOpenAI(**sync_kwargs) if self.is_azure else openai.OpenAI(**sync_kwargs)
         )
-        self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
+        self._warn_on_key_shape()
+
+    def _wrap(self, client: openai.OpenAI | openai.AzureOpenAI) -> None:
+        """Serve requests through a ready SDK client (async requests run it in a worker thread)."""
+        self.api_type = "azure" if isinstance(client, openai.AzureOpenAI) else "openai"
+        self.model = None
+        self.provider = None if self.is_azure else OPENAI
+        self._kwargs = {"api_key": client.api_key}
+        self._wrapped = True
+        self.max_retries = int(client.max_retries)
+        self.base_url = str(client.base_url)
+        self._client = client
+        self._warn_on_key_shape()
+
+    def _warn_on_key_shape(self) -> None:
+        if self.is_azure or not self.base_url.startswith(OPEN_API_BASE_URL_PREFIX):
+            return
+        key = self._client.api_key
+        if isinstance(key, str) and not is_valid_api_key(key):
+            logger.warning(
+                "The API key specified is not a valid OpenAI format; it won't work with the OpenAI-hosted model."
+            )
 
     @property
     def is_azure(self) -> bool:
-        return self.api_type == "azure"
+        return self.api_type.startswith("azure")
 
     @property
     def secrets(self) -> list[str]:
         """Secret values this client holds (for scrubbing error text)."""
-        return [str(v) for k, v in self._kwargs.items() if k in ("api_key", "azure_ad_token") and v]
+        return [v for k, v in self._kwargs.items() if k in ("api_key", "azure_ad_token") and isinstance(v, str) and v]
 
     def describe(self, model: str | None = None) -> str:
         """A key-free description of the endpoint, e.g. ``gpt-4o at https://api.openai.com/v1``."""
@@ -143,37 +222,52 @@ class OpenAIClient:
         return f"OpenAIClient({self.describe()})"
 
     @staticmethod
-    def _openai_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-        if not kwargs.get("api_key") and not os.environ.get("OPENAI_API_KEY"):
-            base_url = str(kwargs.get("base_url") or "")
-            if not base_url or base_url.startswith("https://api.openai.com"):
-                raise ValueError(
-                    "Invalid llm_config: no 'api_key' for the OpenAI endpoint. Add \"api_key\" to the config_list "
-                    "entry or set the OPENAI_API_KEY environment variable."
-                )
-            # Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) ignore the key, but the SDK needs one.
-            kwargs["api_key"] = _LOCAL_PLACEHOLDER_KEY
+    def _provider_kwargs(kwargs: dict[str, Any], provider: Provider, config: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill in the provider's base URL and key (from its environment variable) when the entry has none."""
+        base_url = str(kwargs.get("base_url") or provider.default_base_url(config))
+        kwargs["base_url"] = base_url
+        if kwargs.get("api_key"):
+            return kwargs
+        env_key = provider.env_key()
+        if env_key:
+            kwargs["api_key"] = env_key
+            return kwargs
+        hosted = base_url.rstrip("/") == provider.base_url.rstrip("/") or base_url.startswith(OPEN_API_BASE_URL_PREFIX)
+        if provider.key_required and hosted:
+            variables = " or ".join(provider.key_env)
+            raise InvalidArgumentError(
+                f"Invalid llm_config: no 'api_key' for the {provider.name} endpoint at {base_url}. Add \"api_key\" "
+                f"to the config_list entry or set the {variables} environment variable."
+            )
+        # Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) ignore the key, but the SDK needs one.
+        kwargs["api_key"] = _LOCAL_PLACEHOLDER_KEY
         return kwargs
 
     @staticmethod
     def _azure_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
         base_url = kwargs.pop("base_url", None)
         if not kwargs.get("azure_endpoint"):
-            if not base_url:
+            if base_url:
+                kwargs["azure_endpoint"] = base_url
+            elif not os.environ.get("AZURE_OPENAI_ENDPOINT"):
                 raise ValueError(
                     "Invalid llm_config: an api_type 'azure' entry needs 'base_url' (the resource endpoint, e.g. "
-                    "'https://my-resource.openai.azure.com')."
+                    "'https://my-resource.openai.azure.com'), or the AZURE_OPENAI_ENDPOINT environment variable."
                 )
-            kwargs["azure_endpoint"] = base_url
         if not kwargs.get("api_version") and not os.environ.get("OPENAI_API_VERSION"):
             raise ValueError(
-                "Invalid llm_config: an api_type 'azure' entry needs 'api_version', e.g. \"api_version\": \"2024-02-01\"."
+                "Invalid llm_config: an api_type 'azure' entry needs 'api_version', e.g. "
+                '"api_version": "2024-02-01" (or the OPENAI_API_VERSION environment variable).'
             )
+        if kwargs.get("azure_ad_token_provider") == "DEFAULT":
+            kwargs["azure_ad_token_provider"] = _default_azure_token_provider()
         has_credentials = kwargs.get("api_key") or kwargs.get("azure_ad_token") or kwargs.get("azure_ad_token_provider")
-        if not has_credentials and not os.environ.get("AZURE_OPENAI_API_KEY"):
+        from_env = os.environ.get("AZURE_OPENAI_API_KEY") or os.environ.get("AZURE_OPENAI_AD_TOKEN")
+        if not has_credentials and not from_env:
             raise ValueError(
-                'Invalid llm_config: no credentials for the Azure endpoint. Add "api_key" (or "azure_ad_token") '
-                "to the config_list entry or set the AZURE_OPENAI_API_KEY environment variable."
+                'Invalid llm_config: no credentials for the Azure endpoint. Add "api_key" (or "azure_ad_token", or '
+                '"azure_ad_token_provider") to the config_list entry or set the AZURE_OPENAI_API_KEY environment '
+                "variable."
             )
         return kwargs
 
@@ -190,6 +284,23 @@ class OpenAIClient:
         return client
 
     def _request_params(self, params_in: dict[str, Any]) -> dict[str, Any]:
+        if params_in.get("model") is None:
+            raise TypeError(
+                f"{MISSING_MODEL_ERROR} (no 'model' in this config_list entry, in llm_config or in create(); "
+                'add e.g. "model": "gpt-4o-mini")'
+            )
+        hide_tools = params_in.get("hide_tools")
+        if hide_tools is not None:
+            params_in = {k: v for k, v in params_in.items() if k != "hide_tools"}
+            hide_tools = validate_parameter(
+                {"hide_tools": hide_tools}, "hide_tools", str, False, "never", None, list(HIDE_TOOLS_VALUES)
+            )
+            if should_hide_tools(params_in.get("messages") or [], params_in.get("tools"), hide_tools):
+                params_in = {k: v for k, v in params_in.items() if k not in ("tools", "tool_choice")}
+        if self.response_format is not None and params_in.get("response_format") is None:
+            params_in = {**params_in, "response_format": response_format_param(self.response_format)}
+        if self.provider is not None:
+            params_in = self.provider.adapt(params_in)
         params = {k: v for k, v in params_in.items() if k in _CREATE_PARAMETERS}
         extra = {k: v for k, v in params_in.items() if k not in _CREATE_PARAMETERS}
         if extra:
@@ -247,6 +358,8 @@ class OpenAIClient:
 
     async def a_create(self, params: dict[str, Any]) -> ChatCompletion:
         """Async twin of ``create`` on ``openai.AsyncOpenAI``."""
+        if self._wrapped:  # a ready sync SDK client: its settings cannot be copied to an async one
+            return await asyncio.to_thread(self.create, params)
         params = self._request_params(params)
         client = await self._async_client()
         try:
@@ -274,13 +387,24 @@ class OpenAIClient:
             raise translated from err
 
     def message_retrieval(self, response: ChatCompletion) -> list[str | ChatCompletionMessage]:
-        """Return each choice's text, or its message object when it calls a tool or function."""
-        return [
-            choice.message
-            if choice.message.function_call is not None or choice.message.tool_calls is not None
-            else choice.message.content  # type: ignore[misc]
-            for choice in response.choices
-        ]
+        """Return each choice's text, or its message object when it calls a tool or function.
+
+        With a ``response_format`` that has a ``format()`` method, texts are shown through it.
+        """
+        formatter = self.response_format if isinstance(self.response_format, FormatterProtocol) else None
+        out: list[str | ChatCompletionMessage] = []
+        for choice in response.choices:
+            message = choice.message
+            if message.function_call is not None or message.tool_calls is not None:
+                out.append(message)
+            elif formatter is not None and message.content is not None:
+                try:
+                    out.append(formatter.model_validate_json(message.content).format())  # type: ignore[attr-defined]
+                except ValueError:
+                    out.append(message.content)  # not valid for the schema: show the raw text rather than fail
+            else:
+                out.append(message.content)  # type: ignore[arg-type]
+        return out
 
     def cost(self, response: ChatCompletion) -> float:
         """Return the USD cost of ``response`` from the price table (0 for unknown models)."""

@@ -3,8 +3,9 @@
 Shared options (the keyword arguments of ``OpenAIWrapper`` besides ``config_list``, i.e. the
 top level of an ``llm_config``) apply to every endpoint, so they must be settings the client
 knows: a ``chat.completions.create`` argument of the ``openai`` SDK, a client setting or a wrapper
-setting. A misspelt key such as ``temprature`` would otherwise reach the server unnoticed (or be
-refused there, request after request). Fields the SDK does not know travel in ``extra_body``.
+setting, or a classic provider-specific key (see ``providers``). A misspelt key such as
+``temprature`` would otherwise reach the server unnoticed (or be refused there, request after
+request). Fields the SDK does not know travel in ``extra_body``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS
+from .providers import PROVIDER_OPTION_KEYS
 from .request import WRAPPER_KEYS
 
 __all__ = ["accepted_options", "check_options"]
@@ -28,7 +30,7 @@ def accepted_options() -> frozenset[str]:
     from openai.resources.chat.completions import Completions
 
     request = {name for name in inspect.signature(Completions.create).parameters if name != "self"}
-    return frozenset(request) | CLIENT_KEYS | AZURE_CLIENT_KEYS | WRAPPER_KEYS | _OWN_KEYS
+    return frozenset(request) | CLIENT_KEYS | AZURE_CLIENT_KEYS | WRAPPER_KEYS | _OWN_KEYS | PROVIDER_OPTION_KEYS
 
 
 def check_options(names: Iterable[str], where: str = "OpenAIWrapper") -> None:

@@ -125,13 +125,13 @@ _legacy_caches: dict[tuple[str, str], DiskCache] = {}
 _legacy_lock = threading.Lock()
 
 
-def legacy_disk_cache(seed: int | str, root: str = LEGACY_CACHE_DIR) -> DiskCache:
+def legacy_disk_cache(seed: Any, root: str = LEGACY_CACHE_DIR) -> DiskCache:
     """Return the process-wide disk cache for a legacy ``cache_seed`` (opened once, reused)."""
     key = (os.path.abspath(root), str(seed))
     with _legacy_lock:
         cache = _legacy_caches.get(key)
         if cache is None:
-            cache = _legacy_caches[key] = DiskCache(seed, key[0])
+            cache = _legacy_caches[key] = DiskCache(os.path.join(*key))
         return cache
 
 
@@ -188,7 +188,7 @@ def prepare_call(
         params["response_format"] = json_object_form(params.get("response_format"))
     cache = _check_cache(extras.get("cache"))
     cache_seed = extras.get("cache_seed", LEGACY_DEFAULT_CACHE_SEED)
-    if cache is None and cache_seed is not None:
+    if cache is None and cache_seed is not None and cache_seed is not False:  # False is a classic "cache off"
         cache = legacy_disk_cache(cache_seed)
     return PreparedCall(
         params=params,

@@ -6,7 +6,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["SECRET_KEYS", "exception_chain", "is_secret_key", "redact", "scrub_exception", "scrub_text"]
+__all__ = [
+    "SECRET_KEYS",
+    "exception_chain",
+    "is_secret_key",
+    "is_valid_api_key",
+    "redact",
+    "scrub_exception",
+    "scrub_text",
+]
 
 SECRET_KEYS: frozenset[str] = frozenset(
     {
@@ -24,6 +32,19 @@ SECRET_KEYS: frozenset[str] = frozenset(
 )
 
 _SECRET_WORDS = ("key", "token", "secret", "password", "authorization", "credential")
+
+
+_OPENAI_KEY_SHAPE = re.compile(r"^sk-[A-Za-z0-9_-]{48,}$")
+
+
+def is_valid_api_key(api_key: str) -> bool:
+    """Whether ``api_key`` has the shape of an OpenAI API key ("sk-" and at least 48 more
+    letters, digits, "_" or "-"). Only the shape is checked, not whether the key works.
+
+    Args:
+        api_key: the key to check.
+    """
+    return bool(_OPENAI_KEY_SHAPE.fullmatch(api_key))
 
 
 def is_secret_key(name: str) -> bool:
