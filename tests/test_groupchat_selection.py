@@ -404,8 +404,11 @@ def test_function_call_among_several_executors_and_without_executor(abc: Any) ->
     for x in (b, c):
         x.register_function({"add": None})
     gc.func_call_filter = True
-    with pytest.raises(NoEligibleSpeaker, match="No agent can execute the function mul. Please check the function_map"):
+    # A configuration error, as in the classic package: a ValueError, not the quiet end of the chat.
+    with pytest.raises(ValueError, match="No agent can execute the function mul. Please check the function_map") as info:
         gc.select_speaker(a, None)
+    assert not isinstance(info.value, NoEligibleSpeaker)
+    assert gc.selection_log[-1].chosen is None
 
 
 # ----------------------------------------------------------------- eligibility policies

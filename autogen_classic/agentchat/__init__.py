@@ -8,6 +8,7 @@ from .groupchat import GroupChat
 from .groupchat_manager import GroupChatManager
 from .tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
+from .utils import gather_usage_summary
 
 __all__ = [
     "Agent",
@@ -19,6 +20,7 @@ __all__ = [
     "LLMAgent",
     "UserProxyAgent",
     "a_initiate_chats",
+    "gather_usage_summary",
     "initiate_chats",
     "register_function",
 ]

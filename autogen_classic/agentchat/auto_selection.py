@@ -42,7 +42,7 @@ from .structured_selection import (
 
 if TYPE_CHECKING:
     from .agent import Agent
-    from .groupchat import GroupChat
+    from .groupchat_core import GroupChat
 
 __all__ = ["SpeakerSelectorChat", "effective_llm_config", "mentioned_agents", "selector_chat_for", "warn_no_model"]
 

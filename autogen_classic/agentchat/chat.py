@@ -4,52 +4,45 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ..io import render
+from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
+from ..io import IOStream, render
+from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method
 
 if TYPE_CHECKING:
     from .conversable_agent import ConversableAgent
 
 __all__ = [
     "ChatResult",
-    "initiate_chats",
-    "a_initiate_chats",
+    "IOStream",
     "SUMMARY_METHODS",
-    "validate_summary_method",
-    "last_msg_summary",
-    "carryover_text",
+    "a_initiate_chats",
     "append_carryover",
+    "carryover_text",
+    "consolidate_chat_info",
+    "initiate_chats",
+    "last_msg_summary",
+    "validate_summary_method",
 ]
-
-SUMMARY_METHODS = ("last_msg", "reflection_with_llm")
 
 
 @dataclass
 class ChatResult:
     """The result of a chat: its history, a summary, its cost and the human input given."""
 
+    # Every field defaults to None, as in the classic package; chats fill them all in.
     chat_id: Optional[int] = None
     """The id of the chat (set by ``a_initiate_chats``)."""
-    chat_history: list[dict[str, Any]] = field(default_factory=list)
+    chat_history: Optional[list[dict[str, Any]]] = None
     """The messages of the chat, as the initiating agent stored them."""
     summary: Optional[str] = None
     """A summary obtained from the chat with the chosen ``summary_method``."""
-    cost: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cost: Optional[dict[str, dict[str, Any]]] = None
     """Usage and cost: ``usage_including_cached_inference`` and ``usage_excluding_cached_inference``."""
-    human_input: list[str] = field(default_factory=list)
+    human_input: Optional[list[str]] = None
     """Every line of human input given during the chat."""
-
-
-def validate_summary_method(summary_method: Any) -> None:
-    """Reject an unknown summary method before the chat starts (not after it ran)."""
-    if summary_method is None or callable(summary_method) or summary_method in SUMMARY_METHODS:
-        return
-    raise ValueError(
-        "If not None, the summary_method must be a string from [`reflection_with_llm`, `last_msg`] or a callable; "
-        f"got {summary_method!r}."
-    )
 
 
 def last_msg_summary(sender: "ConversableAgent", recipient: "ConversableAgent", summary_args: dict) -> str:
@@ -107,17 +100,27 @@ def append_carryover(message: Union[str, dict[str, Any]], carryover: Any) -> Uni
 
 
 def _check_queue(chat_queue: list[dict[str, Any]]) -> None:
+    # Every chat is checked before the first one runs (the classic package asserted these).
     if not isinstance(chat_queue, list):
-        raise TypeError(f"chat_queue must be a list of dicts of initiate_chat arguments; got {type(chat_queue).__name__}.")
+        raise InvalidArgumentTypeError(
+            f"chat_queue must be a list of dicts of initiate_chat arguments; got {type(chat_queue).__name__}."
+        )
     recipients = []
     for index, chat_info in enumerate(chat_queue):
         if not isinstance(chat_info, dict):
-            raise TypeError(f"chat_queue[{index}] must be a dict of initiate_chat arguments; got {type(chat_info).__name__}.")
+            raise InvalidArgumentTypeError(
+                f"chat_queue[{index}] must be a dict of initiate_chat arguments; got {type(chat_info).__name__}."
+            )
         if "recipient" not in chat_info:
-            raise ValueError(f"chat_queue[{index}] has no 'recipient': every chat needs one.")
+            raise InvalidArgumentError(f"chat_queue[{index}] has no 'recipient': every chat needs one.")
         if chat_info.get("sender") is None:
-            raise ValueError(f"chat_queue[{index}] has no 'sender': give one, or call sender.initiate_chats(...).")
-        validate_summary_method(chat_info.get("summary_method", "last_msg"))
+            raise InvalidArgumentError(
+                f"chat_queue[{index}] has no 'sender': give one, or call sender.initiate_chats(...)."
+            )
+        summary_method = chat_info.get("summary_method", "last_msg")
+        validate_summary_method(summary_method)
+        if summary_method == "reflection_with_llm":
+            check_reflection_client(chat_info["sender"], chat_info["recipient"])
         recipients.append(chat_info["recipient"])
     if len(set(map(id, recipients))) < len(recipients):
         warnings.warn(

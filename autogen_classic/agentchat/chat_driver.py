@@ -7,8 +7,9 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .agent import Agent
-from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable, validate_summary_method
+from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
 from .messages import invalid_message_error
+from .utils import check_reflection_client, validate_summary_method
 
 if TYPE_CHECKING:
     from .conversable_agent import ConversableAgent
@@ -61,13 +62,8 @@ class ChatDriverMixin:
         if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0):
             raise ValueError(f"max_turns must be a non-negative int or None; got {max_turns!r}.")
         validate_summary_method(summary_method)
-        if summary_method == "reflection_with_llm" and getattr(self, "client", None) is None and \
-                getattr(recipient, "client", None) is None:
-            # Checked before the chat runs, so a long chat is not lost to a missing model at the very end.
-            raise ValueError(
-                "summary_method='reflection_with_llm' needs a model: give the sender or the recipient an llm_config, "
-                "or use summary_method='last_msg'."
-            )
+        if summary_method == "reflection_with_llm":
+            check_reflection_client(self, recipient)
         if summary_args is not None and not isinstance(summary_args, dict):
             raise TypeError(f"summary_args must be a dict; got {type(summary_args).__name__}.")
 

@@ -11,11 +11,25 @@ from __future__ import annotations
 import copy
 import re
 from collections import defaultdict
-from typing import Any, Callable, Literal, Optional, Union
+from collections.abc import Iterable
+from typing import Any, Callable, Literal, Optional, TypeVar, Union
 
+from ..code_utils import content_str
 from ..io import IOStream, render
+from ..oai import OpenAIWrapper
+from ..tools.tool import Tool
 from . import builtin_replies as replies
 from .agent import Agent
+from .agent_args import (
+    check_agent,
+    check_description,
+    check_init_arguments,
+    check_llm_config_type,
+    conversations,
+    shown,
+)
+from .agent_run import a_run_with_user, run_with_user
+from .chat import ChatResult
 from .chat_driver import DEFAULT_SUMMARY_PROMPT, ChatDriverMixin, reflection_with_llm_summary
 from .human_reply import validate_human_input_mode
 from .messages import invalid_message_error, message_to_dict, to_oai_message
@@ -23,54 +37,33 @@ from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .tool_registry import ToolRegistryMixin, assert_valid_name
 from .tool_responses import ToolResponseScan
 
+# Re-exported: classic code imports these names from this module.
+from ..cache import AbstractCache  # noqa: F401
+from ..code_utils import (  # noqa: F401
+    check_can_use_docker_or_throw,
+    decide_use_docker,
+    execute_code,
+    extract_code,
+    infer_lang,
+)
+from ..coding import CodeExecutor, CodeExecutorFactory  # noqa: F401
+from ..exception_utils import InvalidCarryOverType, SenderRequired  # noqa: F401
+from ..oai import ModelClient  # noqa: F401
+from ..tools import load_basemodels_if_needed, serialize_to_str  # noqa: F401
+from ..tools.dependency_injection import ChatContext  # noqa: F401
+from ..tools.function_utils import model_dump  # noqa: F401
+from .agent import LLMAgent  # noqa: F401
+from .chat import a_initiate_chats, initiate_chats  # noqa: F401
+from .tool_registry import register_function  # noqa: F401
+from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
+
 __all__ = ["ConversableAgent", "reflection_with_llm_summary"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _default_is_termination_msg(message: dict[str, Any]) -> bool:
-    from ..coding.utils import content_str
-
     return content_str(message.get("content")) == "TERMINATE"
-
-
-def _shown(value: Any) -> str:
-    """``str 'b'``: the type and a short repr, for error messages."""
-    return f"{type(value).__name__} {value!r:.60}"
-
-
-def _check_description(description: Any) -> None:
-    if not isinstance(description, str):
-        raise TypeError(
-            f"description must be a str (how other agents see this agent), or None for the system message; "
-            f"got {_shown(description)}."
-        )
-
-
-def _check_agent(value: Any, argument: str, method: str) -> None:
-    if not callable(getattr(value, method, None)) or not hasattr(value, "name"):
-        hint = "; pass the agent object, not its name" if isinstance(value, str) else ""
-        raise TypeError(f"{argument} must be an Agent (got {_shown(value)}){hint}.")
-
-
-def _conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:
-    """The message store: ``chat_messages`` checked, as a dict that starts an empty list for a new peer."""
-    if chat_messages is None:
-        return defaultdict(list)
-    if not isinstance(chat_messages, dict):
-        raise TypeError(
-            f"chat_messages must be a dict of agent -> list of message dicts (earlier conversations), or None; "
-            f"got {_shown(chat_messages)}."
-        )
-    for peer, conversation in chat_messages.items():
-        if not hasattr(peer, "receive") or not hasattr(peer, "name"):
-            raise TypeError(f"chat_messages keys must be agents (the peers of the conversations); got {_shown(peer)}.")
-        if not isinstance(conversation, list) or not all(isinstance(m, dict) for m in conversation):
-            raise TypeError(
-                f"chat_messages[{peer.name!r}] must be a list of message dicts; got {_shown(conversation)}."
-            )
-    if isinstance(chat_messages, defaultdict):
-        return chat_messages
-    # The lists are kept (not copied); a plain dict would fail on the first message to a new peer.
-    return defaultdict(list, chat_messages)
 
 
 class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
@@ -97,7 +90,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         function_map: Optional[dict[str, Callable[..., Any]]] = None,
         code_execution_config: Union[dict[str, Any], Literal[False]] = False,
         llm_config: Optional[Union[dict[str, Any], Literal[False]]] = None,
-        default_auto_reply: Union[str, dict[str, Any]] = "",
+        default_auto_reply: Optional[Union[str, dict[str, Any]]] = "",
         description: Optional[str] = None,
         chat_messages: Optional[dict[Agent, list[dict[str, Any]]]] = None,
         silent: Optional[bool] = None,
@@ -118,36 +111,19 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
                 ``timeout``, ``last_n_messages``, or ``executor``).
             llm_config: the model configuration (a dict with ``config_list`` and request options), False to
                 disable model replies, None for ``DEFAULT_CONFIG``.
-            default_auto_reply: the reply when no reply function produced one.
+            default_auto_reply: the reply when no reply function produced one (None: no reply).
             description: how others see this agent (default: the system message).
             chat_messages: earlier conversations to start from (peer -> list of messages).
             silent: when set, overrides the ``silent`` argument of sends (whether messages are printed).
             context_variables: shared variables for reply functions and tools.
         """
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"name must be a non-empty str; got {name!r}.")
-        if system_message is not None and not isinstance(system_message, (str, list)):
-            raise TypeError(f"system_message must be a str or a list; got {type(system_message).__name__}.")
-        if is_termination_msg is not None and not callable(is_termination_msg):
-            raise TypeError("is_termination_msg must be a callable taking a message dict and returning a bool.")
-        if max_consecutive_auto_reply is not None and (
-            not isinstance(max_consecutive_auto_reply, int) or isinstance(max_consecutive_auto_reply, bool)
-            or max_consecutive_auto_reply < 0
-        ):
-            raise ValueError(
-                f"max_consecutive_auto_reply must be a non-negative int or None; got {max_consecutive_auto_reply!r}."
-            )
-        if not isinstance(default_auto_reply, (str, dict)):
-            raise TypeError(f"default_auto_reply must be a str or a dict; got {type(default_auto_reply).__name__}.")
-        if description is not None:
-            _check_description(description)
-        if context_variables is not None and not isinstance(context_variables, dict):
-            raise TypeError(
-                f"context_variables must be a dict of name -> value, or None; got {_shown(context_variables)}."
-            )
+        check_init_arguments(
+            name, system_message, is_termination_msg, max_consecutive_auto_reply, default_auto_reply, description,
+            context_variables,
+        )
 
         self._name = name
-        self._oai_messages = _conversations(chat_messages)
+        self._oai_messages = conversations(chat_messages)
         self._tool_response_scan = ToolResponseScan()  # spares long chats a full read per model call
         self._oai_system_message = [{"content": system_message, "role": "system"}]
         self._description = description if description is not None else system_message
@@ -194,13 +170,9 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
     # ----------------------------------------------------------------- configuration
     def _init_llm(self, llm_config: Any) -> None:
+        check_llm_config_type(llm_config)
         if llm_config is None:
             llm_config = self.DEFAULT_CONFIG
-        if llm_config is not False and not isinstance(llm_config, dict):
-            raise TypeError(
-                f"llm_config must be a dict (with a 'config_list'), False (no model) or None; "
-                f"got {type(llm_config).__name__}."
-            )
         if isinstance(llm_config, dict):
             try:
                 llm_config = copy.deepcopy(llm_config)
@@ -220,8 +192,6 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
     def _build_client(self) -> Any:
         if self.llm_config is False:
             return None
-        from ..oai.client import OpenAIWrapper
-
         return OpenAIWrapper(**self.llm_config)
 
     def _validate_name_for_endpoint(self, name: str) -> None:
@@ -247,7 +217,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
     @description.setter
     def description(self, description: str) -> None:
-        _check_description(description)
+        check_description(description)
         self._description = description
 
     @property
@@ -263,7 +233,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         """
         if not isinstance(system_message, (str, list)):
             raise TypeError(
-                f"system_message must be a str (or a list of content parts); got {_shown(system_message)}."
+                f"system_message must be a str (or a list of content parts); got {shown(system_message)}."
             )
         self._oai_system_message[0]["content"] = system_message
 
@@ -393,7 +363,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
             TypeError: when ``recipient`` is not an agent, or a message field has the wrong type.
             ValueError: when the message has neither content nor a call.
         """
-        _check_agent(recipient, "recipient", "receive")
+        check_agent(recipient, "recipient", "receive")
         message = self._store_sent(message, recipient, silent)
         recipient.receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 
@@ -405,7 +375,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         silent: Optional[bool] = False,
     ) -> None:
         """(async) Send a message to ``recipient``; see ``send``."""
-        _check_agent(recipient, "recipient", "a_receive")
+        check_agent(recipient, "recipient", "a_receive")
         message = self._store_sent(message, recipient, silent)
         await recipient.a_receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 
@@ -574,6 +544,53 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         if self.client is None:
             raise ValueError(f"Agent '{self.name}' has no llm_config, so it has no model client to register with.")
         self.client.register_model_client(model_client_cls, **kwargs)
+
+    # ----------------------------------------------------------------- a chat with a made-up user
+    def run(
+        self,
+        message: str,
+        *,
+        tools: Optional[Union[Tool, Iterable[Tool]]] = None,
+        executor_kwargs: Optional[dict[str, Any]] = None,
+        max_turns: Optional[int] = None,
+        msg_to: Literal["agent", "user"] = "agent",
+        clear_history: bool = False,
+        user_input: bool = True,
+    ) -> ChatResult:
+        """Chat with this agent through a new agent named "user" that stands for the person at the console.
+
+        The chat ends when the user types "exit", when a message contains "TERMINATE", or after ``max_turns``.
+
+        Args:
+            message: the first message.
+            tools: tools this agent may call; the user agent executes them. They are withdrawn afterwards.
+            executor_kwargs: further ``ConversableAgent`` arguments of the user agent. By default it runs code
+                blocks in the "coding" directory with ``use_docker=True`` (locally when this process runs in a
+                container, else an error unless Docker answers); give ``code_execution_config`` to change that.
+            max_turns: the most turns (a turn is one message each way); None: no limit.
+            msg_to: "agent" (the user sends ``message`` to this agent) or "user" (this agent sends it).
+            clear_history: clear this agent's earlier conversation with the user agent first.
+            user_input: ask the person at the console on every turn (else the user agent never asks).
+        """
+        return run_with_user(
+            self, ConversableAgent, message, tools, executor_kwargs, max_turns, msg_to, clear_history, user_input
+        )
+
+    async def a_run(
+        self,
+        message: str,
+        *,
+        tools: Optional[Union[Tool, Iterable[Tool]]] = None,
+        executor_kwargs: Optional[dict[str, Any]] = None,
+        max_turns: Optional[int] = None,
+        msg_to: Literal["agent", "user"] = "agent",
+        clear_history: bool = False,
+        user_input: bool = True,
+    ) -> ChatResult:
+        """(async) Chat with this agent through a new "user" agent; see ``run``."""
+        return await a_run_with_user(
+            self, ConversableAgent, message, tools, executor_kwargs, max_turns, msg_to, clear_history, user_input
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

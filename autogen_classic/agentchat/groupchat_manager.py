@@ -18,7 +18,7 @@ from ..io import IOStream, render
 from . import groupchat_resume as resume_helpers
 from .agent import Agent
 from .conversable_agent import ConversableAgent
-from .groupchat import GroupChat
+from .groupchat_core import GroupChat
 from .groupchat_clear_history import apply_clear_history, parse_clear_history
 from .groupchat_steps import (
     GenerateReply,

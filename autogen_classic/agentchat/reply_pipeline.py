@@ -12,7 +12,7 @@ import inspect
 from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
-from ..exception_utils import SenderRequired
+from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
 from . import builtin_replies
 from .agent import Agent, is_agent
 from .nested_chats import register_nested_chats as _register_nested_chats
@@ -133,9 +133,11 @@ class ReplyPipelineMixin:
         """Register a hook for one of ``process_last_received_message``, ``process_all_messages_before_reply``,
         ``process_message_before_send`` or ``update_agent_state``."""
         if hookable_method not in self.hook_lists:
-            raise ValueError(f"{hookable_method} is not a hookable method; choose one of {list(self.hook_lists)}.")
+            raise InvalidArgumentError(
+                f"{hookable_method} is not a hookable method; choose one of {list(self.hook_lists)}."
+            )
         if hook in self.hook_lists[hookable_method]:
-            raise ValueError(f"{hook} is already registered as a hook.")
+            raise InvalidArgumentError(f"{hook} is already registered as a hook.")
         self.hook_lists[hookable_method].append(hook)
 
     def _match_trigger(self, trigger: Trigger, sender: Optional[Agent]) -> bool:
@@ -156,13 +158,16 @@ class ReplyPipelineMixin:
         if callable(trigger):
             result = trigger(sender)
             if not isinstance(result, bool):
-                raise TypeError(f"trigger {trigger} must return a boolean value.")
+                raise InvalidArgumentTypeError(f"trigger {trigger} must return a boolean value.")
             return result
         raise ValueError(f"Unsupported trigger type: {type(trigger)}")
 
     def _prepare_messages_for_reply(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> list:
         if messages is None and sender is None:
-            raise AssertionError(f"Either messages={messages} or sender={sender} must be provided.")
+            raise InvalidArgumentError(
+                f"Either messages={messages} or sender={sender} must be provided: pass the conversation, or the "
+                "agent whose stored conversation to reply to."
+            )
         # A conversation this agent stores was checked message by message when stored: only lists
         # from elsewhere are read through (in C, as this runs on every reply).
         if (
@@ -178,8 +183,7 @@ class ReplyPipelineMixin:
             )
         if messages is None:
             messages = self._oai_messages[sender]  # type: ignore[index]
-        for hook in self.hook_lists["update_agent_state"]:
-            hook(self, messages)
+        self.update_agent_state_before_reply(messages)
         messages = self.process_last_received_message(messages)
         return self.process_all_messages_before_reply(messages)
 
@@ -231,6 +235,14 @@ class ReplyPipelineMixin:
         return self._default_auto_reply
 
     # ----------------------------------------------------------------- hooks
+    def update_agent_state_before_reply(self, messages: list[dict[str, Any]]) -> None:
+        """Let ``update_agent_state`` hooks update this agent (e.g. its system message) before it replies.
+
+        Each hook is called as ``hook(agent, messages)``, in the order registered.
+        """
+        for hook in self.hook_lists["update_agent_state"]:
+            hook(self, messages)
+
     def process_last_received_message(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Let hooks rewrite the text of the last received message (on a copy of the list)."""
         hooks = self.hook_lists["process_last_received_message"]

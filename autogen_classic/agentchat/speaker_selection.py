@@ -32,9 +32,16 @@ from .auto_selection import SpeakerSelectorChat, selector_chat_for, warn_no_mode
 from .selection_trace import SelectionAttempt, SelectionRecord
 
 if TYPE_CHECKING:
-    from .groupchat import GroupChat
+    from .groupchat_core import GroupChat
 
-__all__ = ["a_select_speaker", "ask_console_for_speaker", "candidate_agents", "select_speaker"]
+__all__ = [
+    "a_auto_select_speaker",
+    "a_select_speaker",
+    "ask_console_for_speaker",
+    "auto_select_speaker",
+    "candidate_agents",
+    "select_speaker",
+]
 
 logger = logging.getLogger("autogen_classic.agentchat.groupchat")
 
@@ -80,7 +87,8 @@ def _function_call_filter(groupchat: GroupChat, record: SelectionRecord) -> list
         able = [a for a in groupchat.agents if getattr(a, "function_map", None)]
     record.add_step("function_call_filter", able)
     if not able:
-        raise NoEligibleSpeaker(
+        # A configuration error, not the end of the chat: it propagates out of initiate_chat.
+        raise ValueError(
             f"No agent can execute the function {', '.join(funcs)}. Please check the function_map of the agents."
         )
     return able
@@ -102,6 +110,7 @@ def candidate_agents(
 
     Raises:
         NoEligibleSpeaker: when a step leaves no candidate, naming the step.
+        ValueError: when the last message calls a function that no agent has (nor any agent has a function map).
     """
     agents = groupchat.agents
     record.add_step("all", agents)
@@ -376,6 +385,72 @@ async def a_select_speaker(groupchat: GroupChat, last_speaker: Agent, selector: 
             chosen = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
             record.reason = planned.reason_prefix + record.reason
             return _done(record, chosen)
+        return _done(record, planned)
+    except BaseException as error:
+        _failed(record, error)
+        raise
+
+
+
+def _plan_auto(
+    groupchat: GroupChat, last_speaker: Agent, selector: Any, messages: list[dict[str, Any]] | None,
+    agents: list[Agent] | None,
+) -> tuple[SelectionRecord, Any]:
+    """Start the record of an "auto"-only selection; return it with the chosen agent or the ``_AutoJob`` to run."""
+    record = _start(groupchat, last_speaker)
+    record.method = "auto"
+    candidates = list(groupchat.agents if agents is None else agents)
+    try:
+        planned = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, "")
+    except BaseException as error:
+        _failed(record, error)
+        raise
+    if isinstance(planned, _AutoJob) and messages is not None:
+        planned.messages = _model_view(messages)
+    return record, planned
+
+
+def auto_select_speaker(
+    groupchat: GroupChat,
+    last_speaker: Agent,
+    selector: Any,
+    messages: list[dict[str, Any]] | None,
+    agents: list[Agent] | None,
+) -> Agent:
+    """Run only the "auto" method: the model chooses among ``agents`` after reading ``messages``.
+
+    Without a model, the next of ``agents`` after ``last_speaker`` (round robin). The decision is recorded in
+    ``groupchat.selection_log``.
+
+    Args:
+        groupchat: the group chat.
+        last_speaker: the agent that spoke last.
+        selector: the selecting agent (its ``llm_config`` is the default model).
+        messages: what the model reads (default: the group chat's messages).
+        agents: the candidates (default: every agent of the group).
+    """
+    record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
+    try:
+        if isinstance(planned, _AutoJob):
+            planned = planned.chat.run(groupchat, last_speaker, planned.messages, planned.candidates, record)
+        return _done(record, planned)
+    except BaseException as error:
+        _failed(record, error)
+        raise
+
+
+async def a_auto_select_speaker(
+    groupchat: GroupChat,
+    last_speaker: Agent,
+    selector: Any,
+    messages: list[dict[str, Any]] | None,
+    agents: list[Agent] | None,
+) -> Agent:
+    """(async) Run only the "auto" method; see :func:`auto_select_speaker`."""
+    record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
+    try:
+        if isinstance(planned, _AutoJob):
+            planned = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
         return _done(record, planned)
     except BaseException as error:
         _failed(record, error)

@@ -26,7 +26,7 @@ from ..coding.utils import content_str
 
 if TYPE_CHECKING:
     from .agent import Agent
-    from .groupchat import GroupChat
+    from .groupchat_core import GroupChat
 
 __all__ = [
     "HISTORY_WINDOW",

@@ -46,7 +46,7 @@ class UserProxyAgent(ConversableAgent):
             human_input_mode: default "ALWAYS".
             function_map: functions this agent executes.
             code_execution_config: default ``{}`` (code execution on, with the classic defaults); False disables it.
-            default_auto_reply: the reply when nothing else answers.
+            default_auto_reply: the reply when nothing else answers (None: no reply).
             llm_config: default False (no model).
             system_message: used only when a model is configured.
             description: default depends on ``human_input_mode``.
@@ -62,7 +62,7 @@ class UserProxyAgent(ConversableAgent):
             function_map=function_map,
             code_execution_config=code_execution_config,
             llm_config=llm_config,
-            default_auto_reply=default_auto_reply if default_auto_reply is not None else "",
+            default_auto_reply=default_auto_reply,
             description=description if description is not None else self.DEFAULT_USER_PROXY_AGENT_DESCRIPTIONS[mode],
             **kwargs,
         )

@@ -1,0 +1,496 @@
+"""``GroupChat``: the participants, the shared message list and the speaker-selection settings.
+
+Classic code imports it from :mod:`.groupchat`.
+
+The dataclass holds the settings and the simple helpers (names, lookup, round robin, prompt
+texts). Choosing the next speaker is delegated: :mod:`.speaker_selection` narrows the candidates
+(function-call filter, repeat rule, transition graph, eligibility policies) and runs the method;
+:mod:`.auto_selection` runs the model-driven ``auto`` method; every decision is recorded in
+``selection_log`` (see :mod:`.selection_trace`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from ..coding.utils import content_str
+from ..eligibility import validate_eligibility_policies
+from ..exception_utils import AgentNameConflict, UndefinedNextAgent
+from ..graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from .agent import Agent
+from .contrib.capabilities.transform_messages import TransformMessages
+from .selection_trace import SelectionRecord
+from .transcript import TranscriptWriter, open_transcript
+
+if TYPE_CHECKING:
+    from .auto_selection import SpeakerSelectorChat
+    from .conversable_agent import ConversableAgent
+
+__all__ = ["GroupChat"]
+
+# The classic module name: logging configured for it applies here.
+logger = logging.getLogger("autogen_classic.agentchat.groupchat")
+
+SpeakerSelectionMethod = Literal["auto", "manual", "random", "round_robin"] | Callable[..., Any]
+
+
+@dataclass
+class GroupChat:
+    """(In preview) A group chat: participating agents, their shared messages and how the next speaker is chosen.
+
+    Args:
+        agents: the participating agents.
+        messages: the messages of the group chat (default: a new empty list).
+        max_round: the maximum number of rounds.
+        admin_name: the name of the admin agent; a KeyboardInterrupt makes the admin take over.
+        func_call_filter: when the last message suggests a function or tool call, choose the next speaker
+            among the agents whose ``function_map`` holds that function.
+        speaker_selection_method: "auto" (a model chooses), "manual" (the person at the console chooses),
+            "random", "round_robin" (any letter case), or a function ``f(last_speaker, groupchat)`` returning
+            an agent of the group, one of these method names, or None to end the chat gracefully.
+            In "manual" mode, empty input, ``q``, closed input (EOF), Ctrl-C or three failed tries fall back to
+            "auto" selection when a model is configured, else to round robin among the candidates.
+            In "auto" mode without any model configured, a warning is given once and round robin is used.
+        max_retries_for_selecting_speaker: how many times "auto" asks the model again when its answer names
+            several agents or none.
+        allow_repeat_speaker: True (anyone may speak twice in a row), False (no one may) or a list of the
+            agents that may; exclusive with ``allowed_or_disallowed_speaker_transitions``.
+        allowed_or_disallowed_speaker_transitions: a graph ``{agent: [agents]}`` of the allowed (or
+            disallowed) transitions between speakers.
+        speaker_transitions_type: "allowed" or "disallowed"; required with a transition graph.
+        enable_clear_history: let a human clear the agents' histories with "clear history".
+        send_introductions: start with a round of introductions so the agents know each other.
+        select_speaker_message_template: the first message the "auto" selector sees; ``{roles}`` becomes the
+            agents and their descriptions, ``{agentlist}`` the list of names.
+        select_speaker_prompt_template: the last message the "auto" selector sees (``{agentlist}``);
+            None to omit it.
+        select_speaker_auto_multiple_template: the follow-up prompt when the answer names several agents.
+        select_speaker_auto_none_template: the follow-up prompt when the answer names no agent
+            (``{agentlist}``).
+        select_speaker_transform_messages: a ``TransformMessages`` applied to what the "auto" selector sees.
+        select_speaker_auto_verbose: print every attempt of the "auto" selection.
+        select_speaker_auto_model_client_cls: custom model client class(es) for the "auto" selector.
+        select_speaker_auto_llm_config: the model configuration of the "auto" selector (default: the
+            manager's ``llm_config``).
+        role_for_select_speaker_messages: the role of the selector prompts, usually "system" or "user".
+        select_speaker_structured_output: whether "auto" asks the model for a JSON answer constrained to the
+            eligible names (one call, no requery): None (default) when every endpoint of the selector's
+            ``config_list`` declares ``structured_output``, True always, False never (the classic prompt).
+        select_speaker_auto_addressed: whether "auto" takes, without asking the model, the one candidate the
+            last message addresses by name ("Coder, please ...", "@coder"): None (default) together with
+            structured selection, True always, False never.
+        eligibility_policies: objects with ``is_eligible(agent, ctx)``; an agent is a candidate only if all
+            accept it. Not applied when a custom selection function returns an agent directly.
+        transcript_path: a JSON-lines file to which every appended message is written at once (flushed and
+            fsync-ed), for crash-safe resumption with ``load_transcript`` and ``GroupChatManager.resume``;
+            locked against a second writer until ``close_transcript()`` or garbage collection. None: no file.
+        select_speaker_auto_role_match: whether "auto" takes, without asking the model, the one candidate
+            whose name and description the last message clearly asks for by their words ("the script needs
+            to be executed" for an agent that "executes the code"): None (default) when every endpoint of
+            the selector serves the embedded model, True always, False never.
+    """
+
+    agents: list[Agent]
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    max_round: int = 10
+    admin_name: str = "Admin"
+    func_call_filter: bool = True
+    speaker_selection_method: SpeakerSelectionMethod = "auto"
+    max_retries_for_selecting_speaker: int = 2
+    allow_repeat_speaker: bool | list[Agent] | None = None
+    allowed_or_disallowed_speaker_transitions: dict[Any, Any] | None = None
+    speaker_transitions_type: Literal["allowed", "disallowed"] | None = None
+    enable_clear_history: bool = False
+    send_introductions: bool = False
+    select_speaker_message_template: str = """You are in a role play game. The following roles are available:
+                {roles}.
+                Read the following conversation.
+                Then select the next role from {agentlist} to play. Only return the role."""
+    select_speaker_prompt_template: str | None = (
+        "Read the above conversation. Then select the next role from {agentlist} to play. Only return the role."
+    )
+    select_speaker_auto_multiple_template: str = """You provided more than one name in your text, please return just the name of the next speaker. To determine the speaker use these prioritised rules:
+    1. If the context refers to themselves as a speaker e.g. "As the..." , choose that speaker's name
+    2. If it refers to the "next" speaker name, choose that name
+    3. Otherwise, choose the first provided speaker's name in the context
+    The names are case-sensitive and should not be abbreviated or changed.
+    Respond with ONLY the name of the speaker and DO NOT provide a reason."""
+    select_speaker_auto_none_template: str = """You didn't choose a speaker. As a reminder, to determine the speaker use these prioritised rules:
+    1. If the context refers to themselves as a speaker e.g. "As the..." , choose that speaker's name
+    2. If it refers to the "next" speaker name, choose that name
+    3. Otherwise, choose the first provided speaker's name in the context
+    The names are case-sensitive and should not be abbreviated or changed.
+    The only names that are accepted are {agentlist}.
+    Respond with ONLY the name of the speaker and DO NOT provide a reason."""
+    select_speaker_transform_messages: TransformMessages | None = None
+    select_speaker_auto_verbose: bool | None = False
+    select_speaker_auto_model_client_cls: type | list[type] | None = None
+    select_speaker_auto_llm_config: dict[str, Any] | Literal[False] | None = None
+    role_for_select_speaker_messages: str | None = "system"
+    select_speaker_structured_output: bool | None = None
+    select_speaker_auto_addressed: bool | None = None
+    eligibility_policies: list[Any] = field(default_factory=list)
+    transcript_path: str | os.PathLike[str] | None = None
+    select_speaker_auto_role_match: bool | None = None
+
+    _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
+    _VALID_SPEAKER_TRANSITIONS_TYPE: ClassVar[list[str | None]] = ["allowed", "disallowed", None]
+
+    DEFAULT_INTRO_MSG = (
+        "Hello everyone. We have assembled a great team today to answer questions and solve tasks. In attendance are:"
+    )
+
+    allowed_speaker_transitions_dict: dict[Any, list[Any]] = field(init=False)
+    selection_log: list[SelectionRecord] = field(init=False, default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.agents, list):
+            raise TypeError(f"GroupChat agents must be a list of agents, got {type(self.agents).__name__}.")
+        for index, agent in enumerate(self.agents):
+            if not isinstance(getattr(agent, "name", None), str):
+                raise TypeError(
+                    f"GroupChat agents[{index}] must be an agent with a name (e.g. a ConversableAgent), "
+                    f"got {type(agent).__name__}."
+                )
+        if isinstance(self.max_round, bool) or not isinstance(self.max_round, int):
+            raise TypeError(f"GroupChat max_round must be a whole number >= 1, got {type(self.max_round).__name__}.")
+        if self.max_round < 1:
+            raise ValueError(f"GroupChat max_round must be a whole number >= 1, got {self.max_round}.")
+        if not isinstance(self.messages, list):
+            raise TypeError(f"GroupChat messages must be a list of message dicts, got {type(self.messages).__name__}.")
+        self._check_speaker_selection_method(self.speaker_selection_method)
+        if self.allow_repeat_speaker is not None and not isinstance(self.allow_repeat_speaker, (bool, list)):
+            raise ValueError("GroupChat allow_repeat_speaker should be a bool or a list of Agents.")
+        if isinstance(self.speaker_transitions_type, str):
+            self.speaker_transitions_type = self.speaker_transitions_type.lower()  # type: ignore[assignment]
+        if self.speaker_transitions_type not in self._VALID_SPEAKER_TRANSITIONS_TYPE:
+            raise ValueError(
+                f"GroupChat speaker_transitions_type is set to '{self.speaker_transitions_type}'. "
+                f"It should be one of {self._VALID_SPEAKER_TRANSITIONS_TYPE} (case insensitive). "
+            )
+        # Without a graph, repeats are allowed unless said otherwise (the classic default).
+        if self.allowed_or_disallowed_speaker_transitions is None and self.allow_repeat_speaker is None:
+            self.allow_repeat_speaker = True
+        self._graph_signature: tuple[Any, ...] | None = None
+        self.allowed_speaker_transitions_dict = self._build_transition_graph()
+
+        self._check_templates()
+        if self.select_speaker_transform_messages is not None and not isinstance(
+            self.select_speaker_transform_messages, TransformMessages
+        ):
+            raise ValueError("select_speaker_transform_messages must be None or MessageTransforms.")
+        if not isinstance(self.select_speaker_auto_verbose, bool):
+            # The classic error type.
+            raise ValueError("select_speaker_auto_verbose cannot be None or non-bool")  # noqa: TRY004
+        if self.select_speaker_auto_llm_config not in (None, False) and not isinstance(
+            self.select_speaker_auto_llm_config, dict
+        ):
+            raise TypeError(
+                "select_speaker_auto_llm_config must be None, False or an llm_config dict (with a 'config_list'), "
+                f"got {type(self.select_speaker_auto_llm_config).__name__}."
+            )
+        if not (self.select_speaker_structured_output is None or isinstance(self.select_speaker_structured_output, bool)):
+            raise TypeError(
+                "select_speaker_structured_output must be None (use it when every endpoint declares "
+                "'structured_output'), True or False, "
+                f"got {type(self.select_speaker_structured_output).__name__}."
+            )
+        if not (self.select_speaker_auto_addressed is None or isinstance(self.select_speaker_auto_addressed, bool)):
+            raise TypeError(
+                "select_speaker_auto_addressed must be None (on together with structured selection), True or False, "
+                f"got {type(self.select_speaker_auto_addressed).__name__}."
+            )
+        if not (self.select_speaker_auto_role_match is None or isinstance(self.select_speaker_auto_role_match, bool)):
+            raise TypeError(
+                "select_speaker_auto_role_match must be None (on for the embedded model), True or False, "
+                f"got {type(self.select_speaker_auto_role_match).__name__}."
+            )
+        self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
+
+        # Built on the first "auto" selection and reused afterwards (one model client per group chat).
+        self._selector_chat: SpeakerSelectorChat | None = None
+        self._warned_no_model = False
+        # Opened last, so that invalid settings above do not leave a locked file behind.
+        self._transcript: TranscriptWriter | None = open_transcript(self.transcript_path)
+
+    # ----------------------------------------------------------------- validation helpers
+    @classmethod
+    def _check_speaker_selection_method(cls, method: Any) -> None:
+        if callable(method):
+            return
+        if not isinstance(method, str) or method.lower() not in cls._VALID_SPEAKER_SELECTION_METHODS:
+            raise ValueError(
+                f"GroupChat speaker_selection_method is set to '{method}'. "
+                f"It should be one of {cls._VALID_SPEAKER_SELECTION_METHODS} (case insensitive). "
+            )
+
+    def _check_templates(self) -> None:
+        if not self.select_speaker_message_template:
+            raise ValueError("select_speaker_message_template cannot be empty or None.")
+        if self.select_speaker_prompt_template is not None and len(self.select_speaker_prompt_template) == 0:
+            self.select_speaker_prompt_template = None
+        if not self.role_for_select_speaker_messages:
+            raise ValueError("role_for_select_speaker_messages cannot be empty or None.")
+        if not self.select_speaker_auto_multiple_template:
+            raise ValueError("select_speaker_auto_multiple_template cannot be empty or None.")
+        if not self.select_speaker_auto_none_template:
+            raise ValueError("select_speaker_auto_none_template cannot be empty or None.")
+        retries = self.max_retries_for_selecting_speaker
+        if not isinstance(retries, int):
+            raise ValueError("max_retries_for_selecting_speaker cannot be None or non-int")
+        if retries < 0:
+            raise ValueError("max_retries_for_selecting_speaker must be greater than or equal to zero")
+
+    def _current_graph_signature(self) -> tuple[Any, ...]:
+        repeat = self.allow_repeat_speaker
+        return (
+            tuple(id(a) for a in self.agents),
+            id(self.allowed_or_disallowed_speaker_transitions),
+            self.speaker_transitions_type,
+            tuple(id(a) for a in repeat) if isinstance(repeat, list) else repeat,
+        )
+
+    def _build_transition_graph(self) -> dict[Any, list[Any]]:
+        """Derive the allowed-transitions graph from the settings, and check it."""
+        transitions = self.allowed_or_disallowed_speaker_transitions
+        if transitions is not None and self.allow_repeat_speaker is not None:
+            raise ValueError(
+                "Don't provide both allowed_or_disallowed_speaker_transitions and allow_repeat_speaker in group chat. "
+                "Please set one of them to None."
+            )
+        if transitions is not None and self.speaker_transitions_type is None:
+            raise ValueError(
+                "GroupChat allowed_or_disallowed_speaker_transitions is not None, but speaker_transitions_type is "
+                "None. Please set speaker_transitions_type to either 'allowed' or 'disallowed'."
+            )
+        if transitions is None:
+            repeat = self.allow_repeat_speaker
+            graph = {a: [b for b in self.agents if b is not a] for a in self.agents}
+            for agent in self.agents:
+                if repeat is True or (isinstance(repeat, list) and agent in repeat):
+                    graph[agent].append(agent)
+        elif self.speaker_transitions_type == "allowed":
+            graph = transitions
+        else:
+            graph = invert_disallowed_to_allowed(transitions, self.agents)
+        check_graph_validity(allowed_speaker_transitions_dict=graph, agents=self.agents)
+        self._graph_signature = self._current_graph_signature()
+        return graph
+
+    def transition_graph(self) -> dict[Any, list[Any]]:
+        """Return the allowed-transitions graph, rebuilt if the agents or graph settings changed since last built."""
+        if self._current_graph_signature() != self._graph_signature:
+            self.allowed_speaker_transitions_dict = self._build_transition_graph()
+        return self.allowed_speaker_transitions_dict
+
+    # ----------------------------------------------------------------- simple helpers
+    @property
+    def agent_names(self) -> list[str]:
+        """Return the names of the agents in the group chat."""
+        return [agent.name for agent in self.agents]
+
+    @property
+    def selection_client(self) -> Any:
+        """The model client (``OpenAIWrapper``) used by "auto" selection, or None before one was needed."""
+        return None if self._selector_chat is None else self._selector_chat.client
+
+    def reset(self) -> None:
+        """Reset the group chat: forget the messages and the selection log."""
+        self.messages.clear()
+        self.selection_log.clear()
+        transcript = getattr(self, "_transcript", None)  # getattr: subclasses may skip __post_init__
+        if transcript is not None:
+            transcript.cancel_replay()  # the file is append-only; a new chat is simply added to it
+
+    def close_transcript(self) -> None:
+        """Close the ``transcript_path`` file and release its lock; appending afterwards raises ValueError."""
+        transcript = getattr(self, "_transcript", None)
+        if transcript is not None:
+            transcript.close()
+
+    def append(self, message: dict[str, Any], speaker: Agent) -> None:
+        """Append a message to the group chat.
+
+        The content is cast to str so that a text-based model can read it; the message's ``name``
+        becomes the speaker's name unless the role is "function". With ``transcript_path``, the message is
+        written to the file first.
+        """
+        if message["role"] != "function":
+            message["name"] = speaker.name
+        if not isinstance(message["content"], (str, list)):
+            message["content"] = str(message["content"])
+        message["content"] = content_str(message["content"])
+        transcript = getattr(self, "_transcript", None)
+        if transcript is not None:
+            # Written before it joins the chat: the file never lags behind the messages.
+            transcript.record(message)
+        self.messages.append(message)
+
+    def agent_by_name(
+        self, name: str, recursive: bool = False, raise_on_name_conflict: bool = False
+    ) -> Agent | None:
+        """Return the agent with a given name (None if absent). If recursive is True, search nested teams too.
+
+        Raises:
+            AgentNameConflict: if ``raise_on_name_conflict`` and several agents have the name.
+        """
+        agents = self.nested_agents() if recursive else self.agents
+        found = [agent for agent in agents if agent.name == name]
+        if raise_on_name_conflict and len(found) > 1:
+            raise AgentNameConflict()
+        return found[0] if found else None
+
+    def nested_agents(self) -> list[Agent]:
+        """Return all agents of the group chat, including those of nested group chat managers."""
+        agents = list(self.agents)
+        for agent in self.agents:
+            nested = getattr(agent, "groupchat", None)
+            if isinstance(nested, GroupChat) and nested is not self:
+                agents.extend(nested.nested_agents())
+        return agents
+
+    def next_agent(self, agent: Agent, agents: list[Agent] | None = None) -> Agent:
+        """Return the agent after ``agent`` in group order, restricted to ``agents`` when given.
+
+        Raises:
+            UndefinedNextAgent: if ``agents`` holds an agent outside the group or none of the group's agents.
+        """
+        if agents is None:
+            agents = self.agents
+        if any(a not in self.agents for a in agents):
+            raise UndefinedNextAgent()
+        names = self.agent_names
+        index = names.index(agent.name) if agent is not None and agent.name in names else -1
+        if agents == self.agents:
+            return agents[(index + 1) % len(agents)]
+        count = len(self.agents)
+        for step in range(1, count + 1):
+            candidate = self.agents[(index + step) % count]
+            if candidate in agents:
+                return candidate
+        raise UndefinedNextAgent()
+
+    def _participant_roles(self, agents: list[Agent] | None = None) -> str:
+        if agents is None:
+            agents = self.agents
+        roles = []
+        for agent in agents:
+            description = agent.description if isinstance(agent.description, str) else str(agent.description or "")
+            if description.strip() == "":
+                logger.warning(
+                    f"The agent '{agent.name}' has an empty description, and may not work well with GroupChat."
+                )
+            roles.append(f"{agent.name}: {description}".strip())
+        return "\n".join(roles)
+
+    def select_speaker_msg(self, agents: list[Agent] | None = None) -> str:
+        """Return the system message for selecting the next speaker.
+
+        This is always the *first* message in the context.
+        """
+        if agents is None:
+            agents = self.agents
+        agentlist = f"{[agent.name for agent in agents]}"
+        return self.select_speaker_message_template.format(roles=self._participant_roles(agents), agentlist=agentlist)
+
+    def select_speaker_prompt(self, agents: list[Agent] | None = None) -> str | None:
+        """Return the floating prompt selecting the next speaker. This is always the *last* message in the context.
+
+        Returns None if ``select_speaker_prompt_template`` is None.
+        """
+        if self.select_speaker_prompt_template is None:
+            return None
+        if agents is None:
+            agents = self.agents
+        return self.select_speaker_prompt_template.format(agentlist=f"{[agent.name for agent in agents]}")
+
+    def introductions_msg(self, agents: list[Agent] | None = None) -> str:
+        """Return the introduction message: ``DEFAULT_INTRO_MSG`` followed by every agent and its description."""
+        if agents is None:
+            agents = self.agents
+        return f"{self.DEFAULT_INTRO_MSG}\n\n{self._participant_roles(agents)}"
+
+    def _mentioned_agents(
+        self, message_content: str | list[Any] | dict[str, Any], agents: list[Agent] | None
+    ) -> dict[str, int]:
+        """Count how often each agent's name is mentioned in ``message_content`` (see ``auto_selection``)."""
+        from .auto_selection import mentioned_agents
+
+        return mentioned_agents(message_content, self.agents if agents is None else agents)
+
+    # ----------------------------------------------------------------- selection
+    def manual_select_speaker(self, agents: list[Agent] | None = None) -> Agent | None:
+        """Ask the person at the console to choose the next speaker from a numbered list.
+
+        Returns the chosen agent, or None when the input was empty, ``q``, closed (EOF), interrupted
+        (Ctrl-C) or invalid three times: the caller then chooses automatically.
+        """
+        from .speaker_selection import ask_console_for_speaker
+
+        return ask_console_for_speaker(self, self.agents if agents is None else agents, record=None)
+
+    def random_select_speaker(self, agents: list[Agent] | None = None) -> Agent | None:
+        """Randomly select the next speaker."""
+        if agents is None:
+            agents = self.agents
+        return random.choice(agents)
+
+    def select_speaker(self, last_speaker: Agent, selector: ConversableAgent) -> Agent:
+        """Select the next speaker (with requery in "auto" mode).
+
+        Appends one record to ``selection_log``.
+
+        Raises:
+            NoEligibleSpeaker: when no agent may speak next (the chat should end); the message says why.
+        """
+        from .speaker_selection import select_speaker
+
+        return select_speaker(self, last_speaker, selector)
+
+    async def a_select_speaker(self, last_speaker: Agent, selector: ConversableAgent) -> Agent:
+        """Select the next speaker (with requery in "auto" mode), asynchronously; see ``select_speaker``."""
+        from .speaker_selection import a_select_speaker
+
+        return await a_select_speaker(self, last_speaker, selector)
+
+    def _auto_select_speaker(
+        self,
+        last_speaker: Agent,
+        selector: ConversableAgent,
+        messages: list[dict[str, Any]] | None,
+        agents: list[Agent] | None,
+    ) -> Agent:
+        """Select the next speaker with the "auto" method only (the model chooses, with requery)."""
+        from .speaker_selection import auto_select_speaker
+
+        return auto_select_speaker(self, last_speaker, selector, messages, agents)
+
+    async def a_auto_select_speaker(
+        self,
+        last_speaker: Agent,
+        selector: ConversableAgent,
+        messages: list[dict[str, Any]] | None,
+        agents: list[Agent] | None,
+    ) -> Agent:
+        """(async) Select the next speaker with the "auto" method only: a model reads ``messages`` and names one
+        of ``agents``, asked again (up to ``max_retries_for_selecting_speaker`` times) when its answer names
+        several agents or none; then the next of ``agents`` after ``last_speaker`` is taken. Without a model,
+        that next agent is taken at once.
+
+        Args:
+            last_speaker: the agent that spoke last.
+            selector: the selecting agent (the group chat manager); its ``llm_config`` is the default model.
+            messages: what the model reads (None: the group chat's messages).
+            agents: the candidates (None: every agent of the group).
+
+        Returns:
+            Agent: the selected agent (the decision is recorded in ``selection_log``).
+        """
+        from .speaker_selection import a_auto_select_speaker
+
+        return await a_auto_select_speaker(self, last_speaker, selector, messages, agents)
