@@ -23,6 +23,15 @@ logger = logging.getLogger(__name__)
 _GRAPH_EXTRA_HINT = 'pip install "autogen-classic[graph]"'
 
 
+def __getattr__(name: str) -> Any:
+    # Classic code imports ``Agent`` from here; resolved on first use because the agents import this module.
+    if name == "Agent":
+        from .agentchat.agent import Agent
+
+        return Agent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _is_agent(obj: Any) -> bool:
     # Duck-typed on purpose: any object with a string name can take part in a graph.
     return isinstance(getattr(obj, "name", None), str)
