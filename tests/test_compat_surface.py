@@ -50,7 +50,7 @@ CLASSIC_SIGNATURES: Dict[str, List[List[Any]]] = {
 }
 
 # Defaults whose repr is not comparable across packages (objects, paths of the install).
-_UNCOMPARABLE_DEFAULT_MARKERS = ("<", " at 0x", "/")
+_UNCOMPARABLE_DEFAULT_MARKERS = ("<", "/")
 
 
 def ours(module: str) -> Any:
