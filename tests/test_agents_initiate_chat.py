@@ -251,13 +251,32 @@ def test_callable_summary_and_none(console: ScriptedIOStream) -> None:
     assert last.summary == "final words "
 
 
+@pytest.mark.filterwarnings("ignore:Cannot extract summary:UserWarning")
+@pytest.mark.parametrize(
+    ("max_turns", "warning", "contents"),
+    [
+        (-1, "got -1. It is used as given: no message is sent", []),
+        (True, "got True. It is used as given: counts as 1", ["hi", "x"]),
+        ("2", "got '2'. It is used as given: it is not an int, so it is ignored", ["hi", "x", "", "x"]),
+        (2.5, "got 2.5. It is used as given: it is not an int, so it is ignored", ["hi", "x", "", "x"]),
+    ],
+)
+def test_doubtful_max_turns_is_used_as_classic_autogen_does(max_turns: Any, warning: str, contents: list) -> None:
+    # Classic AutoGen runs max_turns turns only for an int (bool included); anything else runs as None.
+    alice, bob = _simple("alice", "x"), _simple("bob")
+    alice.update_max_consecutive_auto_reply(2)
+    bob.update_max_consecutive_auto_reply(1)
+    with pytest.warns(UserWarning, match="max_turns should be a non-negative int") as record:
+        result = bob.initiate_chat(alice, message="hi", max_turns=max_turns, silent=True)
+    assert any(warning in str(w.message) for w in record)
+    assert [m["content"] for m in result.chat_history] == contents
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
         ({"summary_method": "nope"}, ValueError, "summary_method must be a string from"),
         ({"summary_args": "x"}, TypeError, "summary_args must be a dict"),
-        ({"max_turns": -1}, ValueError, "max_turns must be a non-negative int"),
-        ({"max_turns": "2"}, ValueError, "max_turns must be a non-negative int"),
         ({"message": 42}, TypeError, "message must be a str, a dict, a callable or None"),
         ({"message": {"role": "user"}}, ValueError, "Either content or function_call must be provided"),
     ],

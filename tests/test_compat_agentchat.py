@@ -575,3 +575,63 @@ def test_classic_groupchat_and_manager_usages() -> None:
         system_message=None, silent=None,
     )
     assert (manager.description, manager._is_termination_msg({}), manager.system_message) == ("desc", True, None)
+
+
+# ----------------------------------------------------------------- classic edge usages
+def _run_group(groupchat: autogen.GroupChat) -> list[str]:
+    """Agent "u" starts a silent chat with a manager of ``groupchat``; the names of the speakers in order."""
+    manager = autogen.GroupChatManager(groupchat, llm_config=False, silent=True)
+    agent("u", default_auto_reply="u").initiate_chat(manager, message="start", silent=True)
+    return [m["name"] for m in groupchat.messages]
+
+
+def test_classic_edge_usages_of_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    # is_termination_msg=None: the default check (content exactly "TERMINATE").
+    ender = agent("ender", default_auto_reply="TERMINATE", is_termination_msg=None)
+    starter = agent("starter", default_auto_reply="again", is_termination_msg=None)
+    result = starter.initiate_chat(ender, message="hi", silent=True)
+    assert [(m["name"], m["content"]) for m in result.chat_history] == [("starter", "hi"), ("ender", "TERMINATE")]
+    # An llm_config without a model is the classic error.
+    for config in ({}, {"config_list": []}):
+        with pytest.raises(ValueError, match="specify a non-empty 'model' either in 'llm_config' or in each config"):
+            agent("x", llm_config=config)
+    # code_execution_config None (deprecated) and {}: the defaults; the given dict is not changed.
+    monkeypatch.setattr(autogen.code_utils, "in_docker_container", lambda: True)
+    with pytest.warns(UserWarning, match=re.escape(
+        "Using None to signal a default code_execution_config is deprecated. Use {} to use default or False to "
+        "disable code execution."
+    )):
+        assert agent("x", code_execution_config=None)._code_execution_config == {"use_docker": True}
+    given: dict[str, Any] = {}
+    assert agent("x", code_execution_config=given)._code_execution_config == {"use_docker": True}
+    assert given == {}
+
+
+def test_classic_edge_usages_of_group_chats() -> None:
+    def trio() -> list[autogen.ConversableAgent]:
+        return [agent(name, default_auto_reply=name) for name in ("a", "b", "c")]
+
+    with pytest.raises(ValueError, match=re.escape(
+        "GroupChat is underpopulated with 0 agents. Please add more agents to the GroupChat or use direct "
+        "communication instead."
+    )):
+        _run_group(autogen.GroupChat(agents=[], messages=[], max_round=3))
+    assert _run_group(autogen.GroupChat(trio(), [], 4, speaker_selection_method="Round_Robin")) == ["u", "a", "b", "c"]
+    with pytest.warns(UserWarning, match="no model is configured"):  # "auto" without a model: round robin
+        names = _run_group(
+            autogen.GroupChat(trio(), [], 5, speaker_selection_method="Auto", allow_repeat_speaker=False)
+        )
+    assert names == ["u", "a", "b", "c", "a"]
+    a, b = trio()[:2]
+    pair = autogen.GroupChat((a, b), messages=[], max_round=3, speaker_selection_method="round_robin")
+    assert isinstance(pair.agents, tuple) and _run_group(pair) == ["u", "a", "b"]
+    repeat = autogen.GroupChat([a, b], messages=[], allow_repeat_speaker=None)
+    assert repeat.allow_repeat_speaker is True and repeat.allowed_speaker_transitions_dict[a] == [b, a]
+    with pytest.warns(UserWarning, match="GroupChat max_round should be an int >= 1; got NoneType None"):
+        unbounded = autogen.GroupChat([a, b], messages=[], max_round=None, speaker_selection_method="round_robin")
+    with pytest.raises(TypeError, match="'NoneType' object cannot be interpreted as an integer"):
+        _run_group(unbounded)
+    with pytest.warns(UserWarning, match="GroupChat messages should be a list"):
+        no_messages = autogen.GroupChat([a, b], messages=None, speaker_selection_method="round_robin")
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'clear'"):
+        _run_group(no_messages)

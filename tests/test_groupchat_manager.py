@@ -384,8 +384,12 @@ def test_manager_arguments_are_checked() -> None:
     groupchat = GroupChat([scripted("alice"), scripted("bob")], messages=[])
     with pytest.raises(ValueError, match="not allowed to make function/tool calls"):
         GroupChatManager(groupchat, llm_config={"config_list": [{"model": "m"}], "tools": [{"type": "function"}]})
-    with pytest.raises(TypeError, match="groupchat must be a GroupChat"):
-        GroupChatManager({"agents": []})  # type: ignore[arg-type]
+    # Classic AutoGen accepts any groupchat when building the manager and fails when a chat starts.
+    with pytest.warns(UserWarning, match="groupchat should be a GroupChat; got dict"):
+        odd = GroupChatManager({"agents": []}, llm_config=False)  # type: ignore[arg-type]
+    assert odd.groupchat == {"agents": []}
+    with pytest.raises(AttributeError, match="'dict' object has no attribute 'agents': the groupchat of"):
+        scripted("carol").initiate_chat(odd, message="hi")
     manager = GroupChatManager(groupchat, llm_config=False)
     assert (manager.name, manager.system_message, manager.human_input_mode) == (
         "chat_manager", "Group chat manager.", "NEVER"

@@ -84,7 +84,6 @@ def test_fully_connected_graph_with_self_loops_by_default(abc: Any) -> None:
     [
         ({"allow_repeat_speaker": "yes"}, ValueError, "allow_repeat_speaker should be a bool or a list"),
         ({"speaker_transitions_type": "sometimes"}, ValueError, "speaker_transitions_type is set to 'sometimes'"),
-        ({"speaker_selection_method": "loudest"}, ValueError, r"It should be one of \['auto', 'manual'"),
         ({"select_speaker_message_template": ""}, ValueError, "select_speaker_message_template cannot be empty"),
         ({"role_for_select_speaker_messages": ""}, ValueError, "role_for_select_speaker_messages cannot be empty"),
         ({"select_speaker_auto_multiple_template": None}, ValueError, "select_speaker_auto_multiple_template"),
@@ -237,6 +236,19 @@ def test_two_agents_warn_about_underpopulation(abc: Any, caplog: pytest.LogCaptu
     assert "GroupChat is underpopulated with 2 agents." in caplog.text
     with pytest.raises(ValueError, match="underpopulated with 1 agents"):
         GroupChat(agents=[a], speaker_selection_method="random").select_speaker(a, None)
+
+
+def test_unknown_method_is_accepted_with_a_warning_and_refused_at_selection(abc: Any) -> None:
+    # As in classic AutoGen: the group chat is built; selecting a speaker raises (ValueError for an unknown
+    # name, AttributeError for a value that is not a str).
+    with pytest.warns(UserWarning, match=r"It should be one of \['auto', 'manual'.*It is kept as given"):
+        gc = GroupChat(agents=list(abc), speaker_selection_method="loudest")
+    with pytest.raises(ValueError, match="speaker_selection_method is set to 'loudest'"):
+        gc.select_speaker(abc[0], None)
+    with pytest.warns(UserWarning, match="selecting the next speaker raises AttributeError"):
+        gc = GroupChat(agents=list(abc), speaker_selection_method=None)  # type: ignore[arg-type]
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'lower'"):
+        gc.select_speaker(abc[0], None)
 
 
 def test_method_changed_after_construction_is_validated_at_selection(abc: Any) -> None:

@@ -334,12 +334,9 @@ def test_classic_argument_types_are_accepted() -> None:
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        (lambda: ConversableAgent("x", llm_config=False, description=3), "description must be a str"),
         (lambda: ConversableAgent("x", llm_config=False, chat_messages=[]), "chat_messages must be a dict"),
         (lambda: ConversableAgent("x", llm_config=False, chat_messages={"peer": []}),
          "chat_messages keys must be agents"),
-        (lambda: ConversableAgent("x", llm_config=False, context_variables=[]), "context_variables must be a dict"),
-        (lambda: scripted("x").update_system_message(3), "system_message must be a str"),
         (lambda: scripted("a").send("hi", "b"), "recipient must be an Agent (got str 'b'); pass the agent object"),
         (lambda: scripted("x").generate_reply(messages="hi"), "messages must be a list of message dicts"),
         (lambda: scripted("x").generate_reply(messages=["hi"]), "got an item str 'hi'"),
@@ -351,12 +348,35 @@ def test_weak_arguments_are_refused_with_a_clear_type_error(call: Any, expected:
     assert expected in str(refused.value)
 
 
-def test_description_setter_checks_the_type() -> None:
+def _updated_system_message(value: Any) -> Any:
+    agent = scripted("x")
+    agent.update_system_message(value)
+    return agent.system_message
+
+
+@pytest.mark.parametrize(
+    ("call", "expected", "value"),
+    [
+        (lambda: ConversableAgent("x", llm_config=False, description=3).description, "description should be a str", 3),
+        (lambda: ConversableAgent("x", llm_config=False, context_variables=[])._context_variables,
+         "context_variables should be a dict", []),
+        (lambda: _updated_system_message(3), "system_message should be a str or a list", 3),
+    ],
+)
+def test_weak_arguments_classic_autogen_accepted_are_kept_with_a_warning(call: Any, expected: str, value: Any) -> None:
+    # Classic AutoGen accepts these and keeps them; so does this package, with a warning naming the argument.
+    with pytest.warns(UserWarning, match=expected):
+        kept = call()
+    assert kept == value
+
+
+def test_description_setter_warns_about_the_type_and_keeps_the_value() -> None:
     agent = scripted("x")
     agent.description = "writes code"
     assert agent.description == "writes code"
-    with pytest.raises(TypeError, match="description must be a str"):
+    with pytest.warns(UserWarning, match="description should be a str"):
         agent.description = 3  # type: ignore[assignment]
+    assert agent.description == 3
 
 
 # ----------------------------------------------------------------- eligibility explanations

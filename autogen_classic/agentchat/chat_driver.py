@@ -7,6 +7,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .agent import Agent
+from .agent_args import warn_argument
 from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
 from .messages import invalid_message_error
 from .utils import check_reflection_client, validate_summary_method
@@ -59,8 +60,7 @@ class ChatDriverMixin:
             raise TypeError(f"message must be a str, a dict, a callable or None; got {type(message).__name__}.")
         if isinstance(message, dict) and not any(k in message for k in ("content", "function_call", "tool_calls")):
             raise invalid_message_error(message, received=False)
-        if max_turns is not None and (not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 0):
-            raise ValueError(f"max_turns must be a non-negative int or None; got {max_turns!r}.")
+        _check_max_turns(max_turns)
         validate_summary_method(summary_method)
         if summary_method == "reflection_with_llm":
             check_reflection_client(self, recipient)
@@ -243,6 +243,20 @@ class ChatDriverMixin:
     def get_chat_results(self, chat_index: Optional[int] = None) -> Union[list[ChatResult], ChatResult]:
         """The results of ``initiate_chats`` (all, or one)."""
         return self._finished_chats if chat_index is None else self._finished_chats[chat_index]
+
+
+def _check_max_turns(max_turns: Any) -> None:
+    """Warn about a ``max_turns`` that is probably a mistake; it is used as given, as in the classic package."""
+    expected = "max_turns should be a non-negative int (the most turns) or None (until a termination condition)"
+    if max_turns is None or (isinstance(max_turns, int) and not isinstance(max_turns, bool) and max_turns >= 0):
+        return
+    if isinstance(max_turns, bool):
+        effect = f"counts as {int(max_turns)}"
+    elif isinstance(max_turns, int):
+        effect = "no message is sent and the chat history stays empty"
+    else:
+        effect = "it is not an int, so it is ignored: the chat runs until a termination condition, as with None"
+    warn_argument(f"{expected}; got {max_turns!r}. It is used as given: {effect}.")
 
 
 def _with_sender(chat_queue: Any, sender: Any) -> Any:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any, Callable, Literal, Optional, TypeVar, Union
 
 from ..code_utils import content_str
+from ..exception_utils import InvalidArgumentTypeError
 from ..io import IOStream, render
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool
@@ -26,12 +27,13 @@ from .agent_args import (
     check_init_arguments,
     check_llm_config_type,
     conversations,
+    printable_names,
     shown,
+    warn_argument,
 )
 from .agent_run import a_run_with_user, run_with_user
 from .chat import ChatResult
 from .chat_driver import DEFAULT_SUMMARY_PROMPT, ChatDriverMixin, reflection_with_llm_summary
-from .human_reply import validate_human_input_mode
 from .messages import invalid_message_error, message_to_dict, to_oai_message
 from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .tool_registry import ToolRegistryMixin, assert_valid_name
@@ -105,7 +107,8 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
             max_consecutive_auto_reply: the most auto replies in a row to one sender
                 (default ``MAX_CONSECUTIVE_AUTO_REPLY`` = 100); 0 means never auto-reply.
             human_input_mode: "ALWAYS" (ask on every message), "TERMINATE" (ask on termination or when the
-                auto-reply budget is spent) or "NEVER".
+                auto-reply budget is spent) or "NEVER". Any other value (lower case included) is kept and works
+                like "TERMINATE", with a warning.
             function_map: function name -> callable, used for function calls and tool calls.
             code_execution_config: False to disable code execution, or a dict (``work_dir``, ``use_docker``,
                 ``timeout``, ``last_n_messages``, or ``executor``).
@@ -119,7 +122,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         """
         check_init_arguments(
             name, system_message, is_termination_msg, max_consecutive_auto_reply, default_auto_reply, description,
-            context_variables,
+            context_variables, human_input_mode,
         )
 
         self._name = name
@@ -127,9 +130,13 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         self._tool_response_scan = ToolResponseScan()  # spares long chats a full read per model call
         self._oai_system_message = [{"content": system_message, "role": "system"}]
         self._description = description if description is not None else system_message
-        self._is_termination_msg = is_termination_msg or _default_is_termination_msg
+        self._is_termination_msg = (
+            is_termination_msg if is_termination_msg is not None else _default_is_termination_msg
+        )
         self.silent = silent
-        self.human_input_mode = validate_human_input_mode(human_input_mode)
+        # Kept as given (a warning was given above for an unknown mode): any mode other than "ALWAYS" and
+        # "NEVER", lower case included, works like "TERMINATE", as in the classic package.
+        self.human_input_mode = human_input_mode
         self._max_consecutive_auto_reply = (
             self.MAX_CONSECUTIVE_AUTO_REPLY if max_consecutive_auto_reply is None else max_consecutive_auto_reply
         )
@@ -201,6 +208,11 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         first = config_list[0] if isinstance(config_list[0], dict) else {}
         if first.get("api_type", "openai") != "openai":
             return
+        if not isinstance(name, (str, bytes)):
+            raise InvalidArgumentTypeError(
+                f"expected string or bytes-like object, got '{type(name).__name__}': the name of an agent with a "
+                f"model (llm_config) must be a str; got {shown(name)}."
+            )
         if re.search(r"\s", name):
             raise ValueError(f"The name of the agent cannot contain any whitespace. The name provided is: '{name}'")
 
@@ -231,9 +243,10 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         Args:
             system_message: the new system message (a str, or a list of content parts).
         """
-        if not isinstance(system_message, (str, list)):
-            raise TypeError(
-                f"system_message must be a str (or a list of content parts); got {shown(system_message)}."
+        if system_message is not None and not isinstance(system_message, (str, list)):
+            warn_argument(
+                f"system_message should be a str or a list of content parts; got {shown(system_message)}. It is "
+                f"kept as given and sent as the content of the system message, which a model endpoint rejects."
             )
         self._oai_system_message[0]["content"] = system_message
 
@@ -380,10 +393,11 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         await recipient.a_receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 
     def _print_received_message(self, message: Union[dict[str, Any], str], sender: Agent, skip_head: bool = False) -> None:
+        sender_name, recipient_name = printable_names(sender, self)
         message = message_to_dict(message)
         if message.get("content") is not None and "context" in message and callable(message["content"]):
             message = {**message, "content": message["content"](message["context"])}
-        render.received_message(message, sender.name, self.name)
+        render.received_message(message, sender_name, recipient_name)
 
     def _process_received_message(self, message: Any, sender: Agent, silent: Optional[bool]) -> None:
         as_dict = message_to_dict(message)

@@ -20,9 +20,16 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..coding.utils import content_str
 from ..eligibility import validate_eligibility_policies
-from ..exception_utils import AgentNameConflict, UndefinedNextAgent
+from ..exception_utils import AgentNameConflict, InvalidArgumentTypeError, UndefinedNextAgent
 from ..graph_utils import check_graph_validity, invert_disallowed_to_allowed
 from .agent import Agent
+from .agent_args import (
+    InvalidAttributeTypeError,
+    NotAnAgentError,
+    check_speaker_selection_method,
+    shown,
+    warn_argument,
+)
 from .contrib.capabilities.transform_messages import TransformMessages
 from .selection_trace import SelectionRecord
 from .transcript import TranscriptWriter, open_transcript
@@ -46,13 +53,15 @@ class GroupChat:
     Args:
         agents: the participating agents.
         messages: the messages of the group chat (default: a new empty list).
-        max_round: the maximum number of rounds.
+        max_round: the maximum number of rounds (0 or less: a chat records nothing and ends at once; a value
+            that is not an int is refused with TypeError when a chat starts).
         admin_name: the name of the admin agent; a KeyboardInterrupt makes the admin take over.
         func_call_filter: when the last message suggests a function or tool call, choose the next speaker
             among the agents whose ``function_map`` holds that function.
         speaker_selection_method: "auto" (a model chooses), "manual" (the person at the console chooses),
             "random", "round_robin" (any letter case), or a function ``f(last_speaker, groupchat)`` returning
             an agent of the group, one of these method names, or None to end the chat gracefully.
+            Any other value is kept (with a warning) and refused when a speaker is selected.
             In "manual" mode, empty input, ``q``, closed input (EOF), Ctrl-C or three failed tries fall back to
             "auto" selection when a model is configured, else to round robin among the candidates.
             In "auto" mode without any model configured, a warning is given once and round robin is used.
@@ -149,21 +158,8 @@ class GroupChat:
     selection_log: list[SelectionRecord] = field(init=False, default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.agents, list):
-            raise TypeError(f"GroupChat agents must be a list of agents, got {type(self.agents).__name__}.")
-        for index, agent in enumerate(self.agents):
-            if not isinstance(getattr(agent, "name", None), str):
-                raise TypeError(
-                    f"GroupChat agents[{index}] must be an agent with a name (e.g. a ConversableAgent), "
-                    f"got {type(agent).__name__}."
-                )
-        if isinstance(self.max_round, bool) or not isinstance(self.max_round, int):
-            raise TypeError(f"GroupChat max_round must be a whole number >= 1, got {type(self.max_round).__name__}.")
-        if self.max_round < 1:
-            raise ValueError(f"GroupChat max_round must be a whole number >= 1, got {self.max_round}.")
-        if not isinstance(self.messages, list):
-            raise TypeError(f"GroupChat messages must be a list of message dicts, got {type(self.messages).__name__}.")
-        self._check_speaker_selection_method(self.speaker_selection_method)
+        self._check_agents()
+        self._warn_about_run_settings()
         if self.allow_repeat_speaker is not None and not isinstance(self.allow_repeat_speaker, (bool, list)):
             raise ValueError("GroupChat allow_repeat_speaker should be a bool or a list of Agents.")
         if isinstance(self.speaker_transitions_type, str):
@@ -219,15 +215,64 @@ class GroupChat:
         self._transcript: TranscriptWriter | None = open_transcript(self.transcript_path)
 
     # ----------------------------------------------------------------- validation helpers
+    def _check_agents(self) -> None:
+        """Refuse what the classic package refused when building the transition graph; warn about the rest."""
+        agents = self.agents
+        try:
+            iterator = iter(agents)
+        except TypeError:
+            raise InvalidArgumentTypeError(
+                f"'{type(agents).__name__}' object is not iterable: GroupChat agents must be a list of agents, "
+                f"got {shown(agents)}."
+            ) from None
+        if isinstance(agents, (str, bytes)) or iterator is agents:
+            # A str gives characters, an iterator is consumed by the graph: neither are agents.
+            raise NotAnAgentError(
+                "allowed_speaker_transitions_dict has values that are not lists of Agents: "
+                f"GroupChat agents must be a list of agents, got {shown(agents)}."
+            )
+        for index, agent in enumerate(agents):
+            if not hasattr(agent, "name"):
+                raise NotAnAgentError(
+                    "allowed_speaker_transitions_dict has values that are not lists of Agents: "
+                    f"GroupChat agents[{index}] must be an agent (e.g. a ConversableAgent), got {shown(agent)}."
+                )
+        if not isinstance(agents, (list, tuple)):
+            warn_argument(
+                f"GroupChat agents should be a list of agents; got {type(agents).__name__}. It is kept as given; "
+                "selecting a speaker by position (round robin, random) fails on it."
+            )
+
+    def _warn_about_run_settings(self) -> None:
+        """Warn about settings that the classic package accepted here but that fail or do nothing in a chat."""
+        max_round = self.max_round
+        expected = "GroupChat max_round should be an int >= 1"
+        if isinstance(max_round, bool) or not isinstance(max_round, int):
+            effect = (
+                f"counts as {int(max_round)}" if isinstance(max_round, bool)
+                else "starting a chat with this group chat raises TypeError"
+            )
+            warn_argument(f"{expected}; got {shown(max_round)}. It is kept as given: {effect}.")
+        elif max_round < 1:
+            warn_argument(
+                f"{expected}; got {max_round}. It is kept as given: a chat with this group chat records no "
+                "message and ends at once."
+            )
+        if not isinstance(self.messages, list):
+            warn_argument(
+                f"GroupChat messages should be a list of message dicts (default: a new empty list); got "
+                f"{shown(self.messages)}. It is kept as given, and a chat with this group chat raises AttributeError."
+            )
+        try:
+            check_speaker_selection_method(self.speaker_selection_method, self._VALID_SPEAKER_SELECTION_METHODS)
+        except (ValueError, AttributeError) as e:
+            kind = "AttributeError" if isinstance(e, AttributeError) else "ValueError"
+            warn_argument(f"{e} It is kept as given, and selecting the next speaker raises {kind}.")
+
     @classmethod
     def _check_speaker_selection_method(cls, method: Any) -> None:
-        if callable(method):
-            return
-        if not isinstance(method, str) or method.lower() not in cls._VALID_SPEAKER_SELECTION_METHODS:
-            raise ValueError(
-                f"GroupChat speaker_selection_method is set to '{method}'. "
-                f"It should be one of {cls._VALID_SPEAKER_SELECTION_METHODS} (case insensitive). "
-            )
+        """Raise as selecting a speaker would for ``method``: ValueError (unknown name) or AttributeError."""
+        check_speaker_selection_method(method, cls._VALID_SPEAKER_SELECTION_METHODS)
 
     def _check_templates(self) -> None:
         if not self.select_speaker_message_template:
@@ -301,6 +346,11 @@ class GroupChat:
 
     def reset(self) -> None:
         """Reset the group chat: forget the messages and the selection log."""
+        if not callable(getattr(self.messages, "clear", None)):
+            raise InvalidAttributeTypeError(
+                f"'{type(self.messages).__name__}' object has no attribute 'clear': GroupChat messages must be a "
+                f"list of message dicts (or left out: a new empty list); got {shown(self.messages)}."
+            )
         self.messages.clear()
         self.selection_log.clear()
         transcript = getattr(self, "_transcript", None)  # getattr: subclasses may skip __post_init__
@@ -380,7 +430,13 @@ class GroupChat:
             agents = self.agents
         roles = []
         for agent in agents:
-            description = agent.description if isinstance(agent.description, str) else str(agent.description or "")
+            description = agent.description
+            if not isinstance(description, str):
+                # The classic package failed here too (it strips the description).
+                raise InvalidAttributeTypeError(
+                    f"'{type(description).__name__}' object has no attribute 'strip': the description of agent "
+                    f"{agent.name!r} must be a str for the GroupChat to present it; got {shown(description)}."
+                )
             if description.strip() == "":
                 logger.warning(
                     f"The agent '{agent.name}' has an empty description, and may not work well with GroupChat."

@@ -8,15 +8,17 @@ is written once (``chat_rounds``) and driven by a sync or an async driver.
 
 from __future__ import annotations
 
+import operator
 import sys
 from typing import Any, Callable, Generator, Literal, Optional, Union
 
 from termcolor import colored
 
-from ..exception_utils import NoEligibleSpeaker
+from ..exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
 from ..io import IOStream, render
 from . import groupchat_resume as resume_helpers
 from .agent import Agent
+from .agent_args import InvalidAttributeTypeError, printable_name, shown, warn_argument
 from .conversable_agent import ConversableAgent
 from .groupchat_core import GroupChat
 from .groupchat_clear_history import apply_clear_history, parse_clear_history
@@ -30,6 +32,8 @@ from .groupchat_steps import (
 )
 
 __all__ = ["GroupChatManager", "chat_rounds"]
+
+_MISSING = object()
 
 
 class GroupChatManager(ConversableAgent):
@@ -59,8 +63,11 @@ class GroupChatManager(ConversableAgent):
                 The manager's ``llm_config`` is used by "auto" speaker selection when the group chat has no
                 ``select_speaker_auto_llm_config``; it must not hold "functions" or "tools".
         """
-        if not isinstance(groupchat, GroupChat):
-            raise TypeError(f"groupchat must be a GroupChat; got {type(groupchat).__name__}.")
+        if not isinstance(groupchat, GroupChat) and not hasattr(groupchat, "agents"):
+            warn_argument(
+                f"groupchat should be a GroupChat; got {shown(groupchat)}. It is kept as given, and a chat with "
+                "this manager raises AttributeError."
+            )
         llm_config = kwargs.get("llm_config")
         if isinstance(llm_config, dict) and (llm_config.get("functions") or llm_config.get("tools")):
             raise ValueError(
@@ -101,6 +108,16 @@ class GroupChatManager(ConversableAgent):
         """Returns the group chat managed by the group chat manager."""
         return self._groupchat
 
+    def _participants(self) -> Any:
+        """The agents of the group chat; a clear AttributeError when ``groupchat`` is not a GroupChat."""
+        agents = getattr(self._groupchat, "agents", _MISSING)
+        if agents is _MISSING:
+            raise InvalidAttributeTypeError(
+                f"'{type(self._groupchat).__name__}' object has no attribute 'agents': the groupchat of "
+                f"GroupChatManager {self.name!r} must be a GroupChat; got {shown(self._groupchat)}."
+            )
+        return agents
+
     @property
     def last_speaker(self) -> Optional[Agent]:
         """The agent who sent the last message to the manager.
@@ -121,7 +138,7 @@ class GroupChatManager(ConversableAgent):
         selection_client = getattr(self._groupchat, "selection_client", None)
         if selection_client is not None:
             clients.append(selection_client)
-        for agent in self._groupchat.agents:
+        for agent in getattr(self._groupchat, "agents", None) or ():
             if agent is self:
                 continue
             if getattr(agent, "client", None) is not None:
@@ -141,16 +158,17 @@ class GroupChatManager(ConversableAgent):
         reply_at_receive: bool = True,
     ) -> None:
         super()._prepare_chat(recipient, clear_history, prepare_recipient, reply_at_receive)
+        participants = self._participants()
         if clear_history:
             self._groupchat.reset()
-        for agent in self._groupchat.agents:
+        for agent in participants:
             if (recipient != agent or prepare_recipient) and isinstance(agent, ConversableAgent):
                 agent._prepare_chat(self, clear_history, False, reply_at_receive)
 
     def _raise_exception_on_async_reply_functions(self) -> None:
         """Raise RuntimeError if the manager or a participant has async reply functions (in a sync chat)."""
         super()._raise_exception_on_async_reply_functions()
-        for agent in self._groupchat.agents:
+        for agent in self._participants():
             check = getattr(agent, "_raise_exception_on_async_reply_functions", None)
             if check is not None and agent is not self:
                 check()
@@ -321,6 +339,7 @@ def chat_rounds(
             agent.previous_cache = agent.client_cache
             agent.client_cache = cache
     try:
+        _check_max_round(groupchat.max_round)
         round_index = 0
         while round_index < groupchat.max_round:
             if is_manager:
@@ -340,7 +359,7 @@ def chat_rounds(
             try:
                 speaker = yield SelectSpeaker(groupchat, speaker, manager)
                 if not silent:
-                    render.next_speaker(speaker.name)
+                    render.next_speaker(printable_name(speaker, "speaker_name"))
                 reply = yield GenerateReply(speaker, manager)
             except KeyboardInterrupt:
                 admin = _admin_of(groupchat)
@@ -348,7 +367,7 @@ def chat_rounds(
                     raise
                 speaker = admin
                 if not silent:
-                    render.next_speaker(speaker.name)
+                    render.next_speaker(printable_name(speaker, "speaker_name"))
                 reply = yield GenerateReply(speaker, manager)
             except NoEligibleSpeaker as e:
                 _end(manager, str(e) or "No eligible speakers.", show=not silent)
@@ -367,6 +386,17 @@ def chat_rounds(
                 agent.client_cache = agent.previous_cache
                 agent.previous_cache = None
     return True, None
+
+
+def _check_max_round(max_round: Any) -> None:
+    """Refuse a ``max_round`` that is not a whole number, when the chat starts (as the classic package did)."""
+    try:
+        operator.index(max_round)
+    except TypeError:
+        raise InvalidArgumentTypeError(
+            f"'{type(max_round).__name__}' object cannot be interpreted as an integer: GroupChat max_round must "
+            f"be an int >= 1 (the most rounds of the chat); got {shown(max_round)}."
+        ) from None
 
 
 def _admin_of(groupchat: Any) -> Any:

@@ -28,6 +28,7 @@ from ..eligibility import SelectionContext, apply_eligibility_policies, no_eligi
 from ..exception_utils import NoEligibleSpeaker
 from ..io import IOStream, render
 from .agent import Agent
+from .agent_args import check_speaker_selection_method
 from .auto_selection import SpeakerSelectorChat, selector_chat_for, warn_no_model
 from .selection_trace import SelectionAttempt, SelectionRecord
 
@@ -247,11 +248,8 @@ def _resolve_method(
             raise ValueError(  # noqa: TRY004 - the classic error type
                 f"Custom speaker selection function returned an object of type {type(result)} instead of Agent or str."
             )
-    if not isinstance(method, str) or method.lower() not in groupchat._VALID_SPEAKER_SELECTION_METHODS:
-        raise ValueError(
-            f"GroupChat speaker_selection_method is set to '{method}'. "
-            f"It should be one of {groupchat._VALID_SPEAKER_SELECTION_METHODS} (case insensitive). "
-        )
+    # ValueError for an unknown name, AttributeError for a value that is not a str, as in the classic package.
+    check_speaker_selection_method(method, groupchat._VALID_SPEAKER_SELECTION_METHODS)
     record.method = method.lower()
     return None, method.lower(), prefix
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal, Optional, Union
 
+from .agent_args import unknown_human_input_mode
 from .conversable_agent import ConversableAgent
-from .human_reply import validate_human_input_mode
 
 __all__ = ["UserProxyAgent"]
 
@@ -43,7 +43,8 @@ class UserProxyAgent(ConversableAgent):
             name: name of the agent.
             is_termination_msg: see ``ConversableAgent``.
             max_consecutive_auto_reply: see ``ConversableAgent``; matters only when not "ALWAYS".
-            human_input_mode: default "ALWAYS".
+            human_input_mode: default "ALWAYS"; without a ``description``, a mode other than "ALWAYS",
+                "TERMINATE" or "NEVER" raises KeyError (the default description depends on it).
             function_map: functions this agent executes.
             code_execution_config: default ``{}`` (code execution on, with the classic defaults); False disables it.
             default_auto_reply: the reply when nothing else answers (None: no reply).
@@ -52,17 +53,23 @@ class UserProxyAgent(ConversableAgent):
             description: default depends on ``human_input_mode``.
             **kwargs: other ``ConversableAgent`` arguments.
         """
-        mode = validate_human_input_mode(human_input_mode)
+        if description is None:
+            # The default description depends on the mode: an unknown mode (lower case included) is a KeyError,
+            # raised before anything else is checked, as in the classic package.
+            try:
+                description = self.DEFAULT_USER_PROXY_AGENT_DESCRIPTIONS[human_input_mode]
+            except KeyError:
+                raise unknown_human_input_mode(human_input_mode) from None
         super().__init__(
             name=name,
             system_message=system_message,
             is_termination_msg=is_termination_msg,
             max_consecutive_auto_reply=max_consecutive_auto_reply,
-            human_input_mode=mode,  # type: ignore[arg-type]
+            human_input_mode=human_input_mode,
             function_map=function_map,
             code_execution_config=code_execution_config,
             llm_config=llm_config,
             default_auto_reply=default_auto_reply,
-            description=description if description is not None else self.DEFAULT_USER_PROXY_AGENT_DESCRIPTIONS[mode],
+            description=description,
             **kwargs,
         )
