@@ -77,3 +77,26 @@ class ModelToolNotSupportedError(Exception):
     def __init__(self, model: str) -> None:
         self.message = f"Tools are not supported with {model} models."
         super().__init__(self.message)
+
+
+class InvalidAttributeTypeError(AttributeError, TypeError):
+    """An argument of the wrong type, found when it is first used, where the classic package raised
+    ``AttributeError`` (a method missing on the wrong type)."""
+
+
+class NotAnAgentError(ValueError, TypeError):
+    """Something that is not an agent where agents are expected; the classic package raised ``ValueError``."""
+
+
+class UnknownKeyError(KeyError):
+    """An unknown key where the classic package raised ``KeyError``; ``args[0]`` is the key, as there.
+
+    ``str()`` shows the key followed by the fix (a plain ``KeyError`` shows only the quoted key).
+    """
+
+    def __init__(self, key: Any, hint: str) -> None:
+        super().__init__(key)
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.args[0]!r}: {self.hint}"

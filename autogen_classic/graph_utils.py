@@ -33,8 +33,9 @@ def __getattr__(name: str) -> Any:
 
 
 def _is_agent(obj: Any) -> bool:
-    # Duck-typed on purpose: any object with a string name can take part in a graph.
-    return isinstance(getattr(obj, "name", None), str)
+    # Duck-typed on purpose: any object with a name can take part in a graph (classic AutoGen
+    # does not require the name to be a str).
+    return hasattr(obj, "name")
 
 
 def _label(obj: Any) -> str:

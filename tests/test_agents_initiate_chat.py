@@ -277,7 +277,7 @@ def test_doubtful_max_turns_is_used_as_classic_autogen_does(max_turns: Any, warn
     [
         ({"summary_method": "nope"}, ValueError, "summary_method must be a string from"),
         ({"summary_args": "x"}, TypeError, "summary_args must be a dict"),
-        ({"message": 42}, TypeError, "message must be a str, a dict, a callable or None"),
+        ({"message": 42}, TypeError, "message must be a str or a dict with .content."),
         ({"message": {"role": "user"}}, ValueError, "Either content or function_call must be provided"),
     ],
 )

@@ -157,10 +157,10 @@ CASES: list[Any] = [
     ),
     pytest.param(
         lambda t: agent("a").initiate_chat(agent("b"), message=3, max_turns=1),
-        TypeError, "message must be a str, a dict, a callable or None", id="chat-message-int",
+        TypeError, "message must be a str or a dict with 'content'", id="chat-message-int",
     ),
     pytest.param(
-        lambda t: agent(chat_messages=[]),
+        lambda t: agent(chat_messages=["earlier"]),
         TypeError, "chat_messages", id="agent-chat-messages-list",
     ),
     pytest.param(

@@ -635,3 +635,64 @@ def test_classic_edge_usages_of_group_chats() -> None:
         no_messages = autogen.GroupChat([a, b], messages=None, speaker_selection_method="round_robin")
     with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'clear'"):
         _run_group(no_messages)
+
+
+# ----------------------------------------------------------------- values classic AutoGen reads loosely
+def _quiet_pair() -> tuple[autogen.ConversableAgent, autogen.ConversableAgent]:
+    receiver = autogen.ConversableAgent("a", llm_config=False, human_input_mode="NEVER", default_auto_reply="x")
+    sender = autogen.ConversableAgent("b", llm_config=False, human_input_mode="NEVER", default_auto_reply="y")
+    return sender, receiver
+
+
+def test_a_message_given_as_key_value_pairs_is_sent_as_their_dict() -> None:
+    sender, receiver = _quiet_pair()
+    result = sender.initiate_chat(receiver, message=[("content", "pairs")], max_turns=1, silent=True)
+    assert [(m["name"], m["content"]) for m in result.chat_history] == [("b", "pairs"), ("a", "x")]
+
+
+@pytest.mark.parametrize(("message", "error", "detail"), [
+    (["x"], ValueError, "dictionary update sequence element #0 has length 1; 2 is required"),
+    (5, TypeError, "'int' object is not iterable"),
+])
+def test_a_message_dict_cannot_be_made_of_keeps_the_classic_error_type(message: Any, error: type, detail: str) -> None:
+    sender, receiver = _quiet_pair()
+    with pytest.raises(error, match="message must be a str or a dict") as info:
+        sender.initiate_chat(receiver, message=message, max_turns=1, silent=True)
+    assert detail in str(info.value)
+    assert receiver.chat_messages[sender] == []
+
+
+def test_a_function_map_without_items_is_an_attribute_error_as_classic() -> None:
+    with pytest.raises(AttributeError, match="function_map must be a dict") as info:
+        autogen.ConversableAgent("a", llm_config=False, function_map=[print])
+    assert isinstance(info.value, TypeError)
+
+
+def test_an_empty_list_of_chat_messages_is_no_earlier_conversation_with_a_warning() -> None:
+    with pytest.warns(UserWarning, match="chat_messages should be a dict"):
+        receiver = autogen.ConversableAgent(
+            "a", llm_config=False, human_input_mode="NEVER", default_auto_reply="x", chat_messages=[]
+        )
+    sender = autogen.ConversableAgent("b", llm_config=False, human_input_mode="NEVER", default_auto_reply="y")
+    result = sender.initiate_chat(receiver, message="hi", max_turns=1, silent=True)
+    assert [m["content"] for m in result.chat_history] == ["hi", "x"]
+
+
+def test_a_human_input_mode_that_is_not_a_str_fails_at_the_auto_reply_as_classic() -> None:
+    with pytest.warns(UserWarning, match="human_input_mode"):
+        receiver = autogen.ConversableAgent("a", llm_config=False, human_input_mode=None, default_auto_reply="x")
+    sender = autogen.ConversableAgent("b", llm_config=False, human_input_mode="NEVER", default_auto_reply="y")
+    with pytest.raises(ValueError, match="human_input_mode must be a str") as info:
+        sender.initiate_chat(receiver, message="hi", max_turns=2, silent=True)
+    assert isinstance(info.value, AssertionError)
+    assert [m["content"] for m in receiver.chat_messages[sender]] == ["hi"]
+
+
+def test_an_agent_whose_name_is_not_a_str_can_be_in_a_transition_graph() -> None:
+    from autogen_classic.graph_utils import check_graph_validity
+
+    class Named:
+        name = 3
+
+    first, second = Named(), autogen.ConversableAgent("b", llm_config=False)
+    check_graph_validity({first: [second], second: [first]}, [first, second])

@@ -334,7 +334,7 @@ def test_classic_argument_types_are_accepted() -> None:
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        (lambda: ConversableAgent("x", llm_config=False, chat_messages=[]), "chat_messages must be a dict"),
+        (lambda: ConversableAgent("x", llm_config=False, chat_messages=["earlier"]), "chat_messages must be a dict"),
         (lambda: ConversableAgent("x", llm_config=False, chat_messages={"peer": []}),
          "chat_messages keys must be agents"),
         (lambda: scripted("a").send("hi", "b"), "recipient must be an Agent (got str 'b'); pass the agent object"),

@@ -14,7 +14,13 @@ from collections import defaultdict
 from numbers import Real
 from typing import Any, Callable, Optional, Sequence
 
-from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
+from ..exception_utils import (  # noqa: F401 - the error classes are re-exported for the agents
+    InvalidArgumentError,
+    InvalidArgumentTypeError,
+    InvalidAttributeTypeError,
+    NotAnAgentError,
+    UnknownKeyError,
+)
 from .agent import Agent
 from .human_reply import HUMAN_INPUT_MODES
 
@@ -43,27 +49,6 @@ SPEAKER_SELECTION_METHODS = ["auto", "manual", "random", "round_robin"]
 _PACKAGE = __name__.split(".", 1)[0]
 
 
-class InvalidAttributeTypeError(AttributeError, TypeError):
-    """An argument of the wrong type, found when it is first used, where the classic package raised
-    ``AttributeError`` (a method missing on the wrong type)."""
-
-
-class NotAnAgentError(ValueError, TypeError):
-    """Something that is not an agent where agents are expected; the classic package raised ``ValueError``."""
-
-
-class UnknownKeyError(KeyError):
-    """An unknown key where the classic package raised ``KeyError``; ``args[0]`` is the key, as there.
-
-    ``str()`` shows the key followed by the fix (a plain ``KeyError`` shows only the quoted key).
-    """
-
-    def __init__(self, key: Any, hint: str) -> None:
-        super().__init__(key)
-        self.hint = hint
-
-    def __str__(self) -> str:
-        return f"{self.args[0]!r}: {self.hint}"
 
 
 def shown(value: Any) -> str:
@@ -269,6 +254,12 @@ def check_speaker_selection_method(method: Any, valid: Sequence[str] = SPEAKER_S
 def conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:
     """The message store: ``chat_messages`` checked, as a dict that starts an empty list for a new peer."""
     if chat_messages is None:
+        return defaultdict(list)
+    if isinstance(chat_messages, (list, tuple)) and not chat_messages:
+        warn_argument(
+            f"chat_messages should be a dict of agent -> list of message dicts (earlier conversations), or None; "
+            f"got {shown(chat_messages)}. It is read as no earlier conversations."
+        )
         return defaultdict(list)
     if not isinstance(chat_messages, dict):
         raise TypeError(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from ..exception_utils import InvalidArgumentError
 from ..io import IOStream, render
 from .human_reply import human_reply_message, plan_human_input
 from .tool_responses import unroll_tool_responses
@@ -212,6 +213,12 @@ def _apply_human_reply(
         return True, human_reply_message(reply, message)
     self._consecutive_auto_reply_counter[sender] += 1
     if self.human_input_mode != "NEVER":
+        if not isinstance(self.human_input_mode, str):
+            # Classic AutoGen fails here too, when it announces the auto reply.
+            raise InvalidArgumentError(
+                f"human_input_mode must be a str ('ALWAYS', 'TERMINATE' or 'NEVER'); agent {self.name!r} has "
+                f"{self.human_input_mode!r}. Pass one of those when building the agent."
+            )
         render.using_auto_reply()
     return False, None
 

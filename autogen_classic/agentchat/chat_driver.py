@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from .agent import Agent
 from .agent_args import warn_argument
 from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
-from .messages import invalid_message_error
+from .messages import invalid_message_error, message_to_dict
 from .utils import check_reflection_client, validate_summary_method
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ class ChatDriverMixin:
         if not hasattr(recipient, "receive") or not hasattr(recipient, "name"):
             raise TypeError(f"recipient must be an agent; got {type(recipient).__name__}.")
         if message is not None and not isinstance(message, (str, dict)) and not callable(message):
-            raise TypeError(f"message must be a str, a dict, a callable or None; got {type(message).__name__}.")
+            # Sent as dict(message), as classic AutoGen does: a list of key/value pairs is a message.
+            message = message_to_dict(message)
         if isinstance(message, dict) and not any(k in message for k in ("content", "function_call", "tool_calls")):
             raise invalid_message_error(message, received=False)
         _check_max_turns(max_turns)

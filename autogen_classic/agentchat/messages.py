@@ -33,10 +33,18 @@ def message_to_dict(message: Union[dict[str, Any], str, Any]) -> dict[str, Any]:
         return dict(message.model_dump())
     if isinstance(message, Mapping):
         return dict(message)
-    raise TypeError(
+    hint = (
         f"message must be a str or a dict with 'content', 'function_call' or 'tool_calls'; "
         f"got {type(message).__name__}: {message!r:.80}"
     )
+    # Anything else is read as dict(message), as classic AutoGen does (a list of key/value pairs works);
+    # what dict() refuses keeps its error type, with the fix in the message.
+    try:
+        return dict(message)
+    except ValueError as exc:
+        raise ValueError(f"{hint} ({exc})") from exc
+    except TypeError as exc:
+        raise TypeError(f"{hint} ({exc})") from exc
 
 
 def invalid_message_error(message: Mapping[str, Any], *, received: bool) -> ValueError:

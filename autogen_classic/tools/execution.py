@@ -19,6 +19,7 @@ from typing import Any, Callable, Coroutine, Optional
 
 from termcolor import colored
 
+from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
@@ -46,7 +47,9 @@ def validate_function_map(function_map: Any) -> None:
         TypeError: naming ``function_map`` and, when one entry is wrong, the offending key.
     """
     if not isinstance(function_map, Mapping):
-        raise TypeError(
+        error = TypeError if hasattr(function_map, "items") else InvalidAttributeTypeError
+        # Classic AutoGen calls function_map.items(): without it the error is an AttributeError there.
+        raise error(
             "function_map must be a dict mapping function names (str) to callables, "
             f"got {type(function_map).__name__}."
         )
