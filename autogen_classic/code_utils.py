@@ -24,6 +24,15 @@ from .coding.execute import (
     timeout_handler,
 )
 from .coding.utils import CODE_BLOCK_PATTERN, PYTHON_VARIANTS, UNKNOWN, content_str, extract_code, infer_lang
+from .coding.legacy_completion import (
+    PassAssertionFilter,
+    eval_function_completions,
+    generate_assertions,
+    generate_code,
+    implement,
+    improve_code,
+    improve_function,
+)
 from .coding.virtual_env import create_virtual_env
 from .types import UserMessageImageContentPart, UserMessageTextContentPart
 
@@ -32,6 +41,7 @@ __all__ = [
     "DEFAULT_MODEL",
     "DEFAULT_TIMEOUT",
     "FAST_MODEL",
+    "PassAssertionFilter",
     "PATH_SEPARATOR",
     "PYTHON_VARIANTS",
     "SENTINEL",
@@ -45,9 +55,15 @@ __all__ = [
     "content_str",
     "create_virtual_env",
     "decide_use_docker",
+    "eval_function_completions",
     "execute_code",
     "extract_code",
+    "generate_assertions",
+    "generate_code",
     "get_powershell_command",
+    "implement",
+    "improve_code",
+    "improve_function",
     "in_docker_container",
     "infer_lang",
     "is_docker_running",

@@ -58,7 +58,8 @@ def test_count_token_of_messages_follows_chat_framing() -> None:
     assert count_token({"role": "assistant", "content": None}) == 3 + 1 + 3
     multimodal = {"role": "user", "content": [{"type": "text", "text": "hello world"},
                                               {"type": "image_url", "image_url": {"url": "x"}}]}
-    assert count_token(multimodal) == 3 + 1 + 2 + 85 + 3
+    # An image costs what the vision model bills for it; for a model without vision prices it counts 0, as classic.
+    assert count_token(multimodal) == 3 + 1 + 2 + 3
 
 
 def test_count_token_rejects_other_types() -> None:
