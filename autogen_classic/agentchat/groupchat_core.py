@@ -240,7 +240,7 @@ class GroupChat:
         if not isinstance(agents, (list, tuple)):
             warn_argument(
                 f"GroupChat agents should be a list of agents; got {type(agents).__name__}. It is kept as given; "
-                "selecting a speaker by position (round robin, random) fails on it."
+                "selecting a speaker by position (round robin) fails on it."
             )
 
     def _warn_about_run_settings(self) -> None:
