@@ -22,11 +22,13 @@ from __future__ import annotations
 
 # Only the standard library at module level: the reference interpreter runs this file too.
 import argparse
+import contextlib
 import gc
 import importlib
 import itertools
 import json
 import logging
+import os
 import random
 import re
 import subprocess
@@ -222,11 +224,27 @@ def _following(name: Any) -> str | None:
     return agent_name((int(found.group(1)) + 1) % AGENTS) if found else None
 
 
+# "null": console output is formatted, then dropped (NullStream). "console": the package's own default
+# console prints as it does for a user, with standard output sent to os.devnull while a chat runs.
+OUTPUTS = ("null", "console")
+output = "null"
+
+
+@contextlib.contextmanager
+def _output_context(module: ModuleType) -> Any:
+    if output == "console":
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+            yield
+    else:
+        with module.io.IOStream.set_default(NullStream()):
+            yield
+
+
 def run_chat(module: ModuleType, method: str, rounds: int, package: str = "") -> RunResult:
     """Time one chat of ``rounds`` rounds with ``method``."""
     random.seed(rounds)  # the "random" method draws from the global generator
     chat = build_chat(module, method, rounds)
-    with module.io.IOStream.set_default(NullStream()):
+    with _output_context(module):
         start = time.perf_counter()
         _start(chat)
         seconds = time.perf_counter() - start
@@ -245,7 +263,7 @@ def measure_memory(module: ModuleType, method: str, rounds: int, package: str = 
     try:
         before = tracemalloc.get_traced_memory()[0]
         chat = build_chat(module, method, rounds)
-        with module.io.IOStream.set_default(NullStream()):
+        with _output_context(module):
             _start(chat)
         gc.collect()
         current, peak = tracemalloc.get_traced_memory()
@@ -272,7 +290,7 @@ def run_all(
     runs = [asdict(best_run(module, method, size, repeat, package)) for method in methods for size in sizes]
     memory = [asdict(measure_memory(module, method, memory_rounds, package)) for method in methods if memory_rounds]
     version = getattr(module, "__version__", "?")
-    return {"package": package, "version": version, "python": sys.version.split()[0], "repeat": repeat,
+    return {"package": package, "version": version, "python": sys.version.split()[0], "repeat": repeat, "output": output,
             "runs": runs, "memory": memory}
 
 
@@ -281,7 +299,7 @@ def run_reference(
     repeat: int = 1,
 ) -> dict[str, Any]:
     """Run this file with another interpreter (``--package package --json``) and return its results."""
-    command = [python, __file__, "--package", package, "--json", "--sizes", *map(str, sizes), "--methods", *methods,
+    command = [python, __file__, "--package", package, "--json", "--output", output, "--sizes", *map(str, sizes), "--methods", *methods,
                "--memory-rounds", str(memory_rounds or 0), "--repeat", str(repeat)]
     try:
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -315,7 +333,7 @@ def _rps(run: dict[str, Any]) -> float:
 def format_report(result: dict[str, Any], reference: dict[str, Any] | None = None) -> list[str]:
     """The speed and memory tables; with ``reference``, its columns and the speed ratio too."""
     lines = [(f"Orchestration overhead: {AGENTS} agents, instant model ({result['package']} {result['version']}, "
-             f"Python {result['python']}, best of {result.get('repeat', 1)})")]
+             f"Python {result['python']}, best of {result.get('repeat', 1)}, output {result.get('output', 'null')})")]
     if reference is not None:
         lines[0] += f" vs {reference['package']} {reference['version']}"
     ref_runs = {_key(run): run for run in reference["runs"]} if reference else {}
@@ -374,6 +392,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--reference-package", default="autogen",
                         help="the package --compare imports (default autogen)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of tables")
+    parser.add_argument("--output", choices=OUTPUTS, default="null",
+                        help="null: console text formatted then dropped (default); console: the default console "
+                        "printing, with standard output sent to os.devnull during each chat")
     return parser
 
 
@@ -392,6 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     repeat = args.repeat if args.repeat is not None else (1 if args.quick else 3)
     if repeat < 1:
         parser.error(f"--repeat must be at least 1, got {repeat}")
+    global output
+    output = args.output
     result = run_all(args.package, sizes, args.methods, memory_rounds, repeat)
     if args.json:
         print(json.dumps(result))
