@@ -85,7 +85,7 @@ def patch_object(o: T, *, missing_modules: Iterable[str], dep_target: str, fail_
     """
     missing = list(missing_modules)
     if inspect.isclass(o):
-        where = f"{o.__module__}.{o.__qualname__}"
+        where = f"{o.__module__}.{o.__name__}"
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             raise _missing_error(missing, dep_target, where)
@@ -93,7 +93,7 @@ def patch_object(o: T, *, missing_modules: Iterable[str], dep_target: str, fail_
         o.__init__ = __init__  # type: ignore[misc]
         return o
     if callable(o):
-        where = f"{getattr(o, '__module__', '?')}.{getattr(o, '__qualname__', repr(o))}"
+        where = f"{getattr(o, '__module__', '?')}.{getattr(o, '__name__', repr(o))}"
 
         if inspect.iscoroutinefunction(o):
 

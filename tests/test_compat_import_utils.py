@@ -49,8 +49,7 @@ def test_require_optional_import_raises_import_error_naming_module_and_extra_whe
     with pytest.raises(ImportError) as info:
         compress("x")
     assert str(info.value) == (
-        f"Module '{ABSENT}' needed for {__name__}.test_require_optional_import_raises_import_error_naming_module_"
-        "and_extra_when_used.<locals>.compress is missing, please install it using "
+        f"Module '{ABSENT}' needed for {__name__}.compress is missing, please install it using "
         "'pip install autogen-classic[long-context]'"
     )
 

@@ -38,7 +38,7 @@ def test_create_returns_completion_with_classic_attributes(scripted_server: Scri
     assert "message_retrieval_function" not in dumped
     assert OpenAIWrapper.extract_text_or_completion_object(response) == ["4"]
     assert scripted_server.requests == [
-        {"model": "scripted-model", "messages": USER, "temperature": 0, "max_tokens": 50}
+        {"model": "scripted-model", "messages": USER, "temperature": 0, "max_tokens": 50, "stream": False}
     ]
     # the key goes in the header, never in the body
     assert scripted_server.request_headers[0]["authorization"] == "Bearer sk-scripted-test"

@@ -314,6 +314,7 @@ class OpenAIClient:
                 del params["stream_options"]  # for servers that reject the option
         else:
             params.pop("stream_options", None)
+            params["stream"] = False  # said explicitly, as classic AutoGen's requests do
         # The SDK checks every message (and tool) against its typed schema before sending, about 1 ms of
         # CPU per request for a short chat: the largest cost of a request besides the network. They are
         # plain JSON already, so they travel in extra_body, which the SDK merges into the body as is.
