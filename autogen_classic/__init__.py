@@ -20,7 +20,7 @@ from .agentchat import (
     initiate_chats,
     register_function,
 )
-from .agentchat.transcript import load_transcript
+from .agentchat.groupchat.transcript import load_transcript
 from .code_utils import DEFAULT_MODEL, FAST_MODEL
 from .exception_utils import (
     AgentNameConflict,

@@ -12,7 +12,7 @@ __all__ = ["build_parser", "main"]
 
 
 def _group_chat_demo(args: argparse.Namespace) -> int:
-    from .agentchat.selection_trace import format_selection_log
+    from .agentchat.groupchat.selection.trace import format_selection_log
     from .demo import DEMO_TASK, build_group_chat_demo
     from .io import IOStream
     from .local import LocalModelUnavailableError

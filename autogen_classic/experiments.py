@@ -26,11 +26,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .agentchat.auto_selection import mentioned_agents
 from .agentchat.conversable_agent import ConversableAgent
-from .agentchat.groupchat import GroupChat
-from .agentchat.groupchat_manager import GroupChatManager
-from .agentchat.selection_trace import SelectionRecord
+from .agentchat.groupchat import GroupChat, GroupChatManager
+from .agentchat.groupchat.selection.auto import mentioned_agents
+from .agentchat.groupchat.selection.trace import SelectionRecord
 
 __all__ = [
     "ChatRecord",

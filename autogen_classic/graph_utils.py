@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable, Optional
 
+from .types import Agent  # also the classic name ``graph_utils.Agent``
+
 __all__ = [
     "check_graph_validity",
     "has_self_loops",
@@ -21,15 +23,6 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _GRAPH_EXTRA_HINT = 'pip install "autogen-classic[graph]"'
-
-
-def __getattr__(name: str) -> Any:
-    # Classic code imports ``Agent`` from here; resolved on first use because the agents import this module.
-    if name == "Agent":
-        from .agentchat.agent import Agent
-
-        return Agent
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _is_agent(obj: Any) -> bool:
@@ -58,7 +51,7 @@ def has_self_loops(allowed_speaker_transitions: dict) -> bool:
     return any(key in value for key, value in allowed_speaker_transitions.items())
 
 
-def check_graph_validity(allowed_speaker_transitions_dict: dict, agents: list) -> None:
+def check_graph_validity(allowed_speaker_transitions_dict: dict, agents: list[Agent]) -> None:
     """Check a transition graph against the group's agents; raise on errors, log warnings.
 
     Args:
@@ -134,7 +127,7 @@ def check_graph_validity(allowed_speaker_transitions_dict: dict, agents: list) -
             )
 
 
-def invert_disallowed_to_allowed(disallowed_speaker_transitions_dict: dict, agents: list) -> dict:
+def invert_disallowed_to_allowed(disallowed_speaker_transitions_dict: dict, agents: list[Agent]) -> dict:
     """Turn a graph of forbidden transitions into the graph of allowed ones.
 
     Starts from the complete graph over ``agents`` (self-loops included) and removes every
@@ -166,7 +159,7 @@ def invert_disallowed_to_allowed(disallowed_speaker_transitions_dict: dict, agen
 
 
 def visualize_speaker_transitions_dict(
-    speaker_transitions_dict: dict, agents: list, export_path: Optional[str] = None
+    speaker_transitions_dict: dict, agents: list[Agent], export_path: Optional[str] = None
 ) -> Any:
     """Draw a transition graph with networkx and matplotlib.
 

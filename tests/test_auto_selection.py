@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from autogen_classic import ConversableAgent
-from autogen_classic.agentchat.auto_selection import mentioned_agents
+from autogen_classic.agentchat.groupchat.selection.auto import mentioned_agents
 from autogen_classic.agentchat.contrib.capabilities import (
     transform_messages,
     transforms,
 )
 from autogen_classic.agentchat.groupchat import GroupChat
-from autogen_classic.agentchat.selection_trace import (
+from autogen_classic.agentchat.groupchat.selection.trace import (
     selection_log_from_json,
     selection_log_to_json,
 )

@@ -26,7 +26,7 @@ from autogen_classic import (
     load_transcript,
 )
 from autogen_classic import UserProxyAgent
-from autogen_classic.agentchat.groupchat_resume import messages_from_string, messages_to_string
+from autogen_classic.agentchat.groupchat.resume import messages_from_string, messages_to_string
 
 # Never contacted: every case fails before a request would be made.
 ENTRY = {"model": "m", "api_key": "k", "base_url": "http://127.0.0.1:9/v1"}

@@ -13,7 +13,7 @@ from pathlib import Path
 import openai
 import pytest
 
-from autogen_classic.agentchat.selection_trace import SelectionAttempt, SelectionRecord, format_selection_log
+from autogen_classic.agentchat.groupchat.selection.trace import SelectionAttempt, SelectionRecord, format_selection_log
 from autogen_classic.cli import build_parser
 
 pytestmark = pytest.mark.timeout(240)

@@ -242,10 +242,13 @@ def test_other_api_pages_render_their_objects(site: tuple[Path, subprocess.Compl
         "api/cache": ["Cache", "DiskCache", "InMemoryCache"],
         "api/local": ["llm_config", "start_server", "EmbeddedServer"],
         "api/speaker_selection": [
-            "agentchat.speaker_selection.select_speaker",
-            "agentchat.selection_trace.SelectionRecord",
-            "agentchat.selection_trace.format_selection_log",
-            "agentchat.structured_selection.addressed_agent",
+            "agentchat.groupchat.selection.pipeline.select_speaker",
+            "agentchat.groupchat.selection.candidates.candidate_agents",
+            "agentchat.groupchat.selection.trace.SelectionRecord",
+            "agentchat.groupchat.selection.trace.format_selection_log",
+            "agentchat.groupchat.selection.structured.addressed_agent",
+            "agentchat.groupchat.selection.state.GroupState",
+            "agentchat.groupchat.resume.messages_to_string",
             "eligibility.TurnBudgetPolicy",
         ],
     }

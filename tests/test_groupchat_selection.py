@@ -12,7 +12,7 @@ import pytest
 
 from autogen_classic import ConversableAgent, NoEligibleSpeaker, UndefinedNextAgent
 from autogen_classic.agentchat.groupchat import GroupChat
-from autogen_classic.agentchat.selection_trace import SelectionRecord
+from autogen_classic.agentchat.groupchat.selection.trace import SelectionRecord
 from autogen_classic.eligibility import (
     CallablePolicy,
     CooldownPolicy,

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from autogen_classic import ConversableAgent, GroupChat, GroupChatManager, load_transcript
-from autogen_classic.agentchat.groupchat_resume import messages_from_string
+from autogen_classic.agentchat.groupchat.resume import messages_from_string
 from autogen_classic.eligibility import (
     AllowListPolicy,
     CallablePolicy,

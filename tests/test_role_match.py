@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from autogen_classic import ConversableAgent, GroupChat
-from autogen_classic.agentchat.role_match import role_match_scores, role_matched_agent
+from autogen_classic.agentchat.groupchat.selection.role_match import role_match_scores, role_matched_agent
 from autogen_classic.local import MODEL_NAME
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer

@@ -19,7 +19,7 @@ from autogen_classic.agentchat.contrib.capabilities import (
     transforms,
 )
 from autogen_classic.agentchat.groupchat import GroupChat
-from autogen_classic.agentchat.structured_selection import MESSAGE_CHARS
+from autogen_classic.agentchat.groupchat.selection.structured import MESSAGE_CHARS
 from autogen_classic.local import EmbeddedServer
 from autogen_classic.oai.errors import AllEndpointsFailedError
 from autogen_classic.testing.io import ScriptedIOStream

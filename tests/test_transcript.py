@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from autogen_classic import Agent, ConversableAgent, GroupChat, GroupChatManager, load_transcript
-from autogen_classic.agentchat.transcript import TranscriptInUseError
+from autogen_classic.agentchat.groupchat.transcript import TranscriptInUseError
 from autogen_classic.io.base import IOStream
 from autogen_classic.testing.io import ScriptedIOStream
 

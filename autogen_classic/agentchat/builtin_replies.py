@@ -10,8 +10,10 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from ..coding.reply import code_execution_reply
 from ..exception_utils import InvalidArgumentError
 from ..io import IOStream, render
+from ..tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input
 from .tool_responses import unroll_tool_responses
 
@@ -120,8 +122,6 @@ def generate_code_execution_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """Run the code blocks of the latest messages (when code execution is enabled)."""
-    from ..coding.reply import code_execution_reply
-
     code_execution_config = config if config is not None else self._code_execution_config
     if code_execution_config is False:
         return False, None
@@ -136,8 +136,6 @@ def generate_function_call_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """Execute a legacy ``function_call`` in the last message."""
-    from ..tools.execution import function_call_reply
-
     reply = function_call_reply(
         self._function_map, _conversation(self, messages, sender)[-1],
         execute=self.execute_function, a_execute=self.a_execute_function,
@@ -150,8 +148,6 @@ async def a_generate_function_call_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """(async) Execute a legacy ``function_call``; async functions are awaited."""
-    from ..tools.execution import a_function_call_reply
-
     reply = await a_function_call_reply(
         self._function_map, _conversation(self, messages, sender)[-1],
         execute=self.execute_function, a_execute=self.a_execute_function,
@@ -164,8 +160,6 @@ def generate_tool_calls_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """Execute the ``tool_calls`` of the last message; a tool's error is its result, never raised."""
-    from ..tools.execution import tool_calls_reply
-
     message = _conversation(self, messages, sender)[-1]
     reply = tool_calls_reply(
         self._function_map, message.get("tool_calls") or [],
@@ -179,8 +173,6 @@ async def a_generate_tool_calls_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """(async) Execute the ``tool_calls`` of the last message, concurrently."""
-    from ..tools.execution import a_tool_calls_reply
-
     message = _conversation(self, messages, sender)[-1]
     reply = await a_tool_calls_reply(
         self._function_map, message.get("tool_calls") or [], a_execute=self.a_execute_function

@@ -1,4 +1,4 @@
-"""Chat results, summaries, carryover and sequences of chats (``initiate_chats``)."""
+"""Chat results, summaries (``last_msg``, ``reflection_with_llm``), carryover and sequences of chats."""
 
 from __future__ import annotations
 
@@ -7,15 +7,21 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
+from openai import BadRequestError
+
+from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
 from ..io import IOStream, render
+from ..oai.errors import AllEndpointsFailedError
 from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method
 
 if TYPE_CHECKING:
     from .conversable_agent import ConversableAgent
 
+DEFAULT_SUMMARY_PROMPT = "Summarize the takeaway from the conversation. Do not add any introductory phrases."
+
 __all__ = [
     "ChatResult",
+    "DEFAULT_SUMMARY_PROMPT",
     "IOStream",
     "SUMMARY_METHODS",
     "a_initiate_chats",
@@ -24,6 +30,7 @@ __all__ = [
     "consolidate_chat_info",
     "initiate_chats",
     "last_msg_summary",
+    "reflection_with_llm_summary",
     "validate_summary_method",
 ]
 
@@ -61,6 +68,36 @@ def last_msg_summary(sender: "ConversableAgent", recipient: "ConversableAgent", 
     return ""
 
 
+def reflection_with_llm_summary(
+    sender: "ConversableAgent", recipient: Optional["ConversableAgent"], summary_args: dict
+) -> str:
+    """Ask a model to summarize the chat (``summary_args``: ``summary_prompt``, ``summary_role``)."""
+    prompt = summary_args.get("summary_prompt")
+    prompt = DEFAULT_SUMMARY_PROMPT if prompt is None else prompt
+    if not isinstance(prompt, str):
+        raise ValueError("The summary_prompt must be a string.")
+    role = summary_args.get("summary_role")
+    if role and not isinstance(role, str):
+        raise ValueError("The summary_role in summary_arg must be a string.")
+    agent = sender if recipient is None else recipient
+    messages = agent.chat_messages_for_summary(sender) if recipient is not None else []
+    try:
+        summary = sender._reflection_with_llm(prompt, messages, llm_agent=agent, cache=summary_args.get("cache"),
+                                              role=role)
+    except (BadRequestError, AllEndpointsFailedError) as e:
+        # A rejected summary request (HTTP 400) leaves an empty summary, as classic AutoGen does;
+        # the client layer wraps the endpoint's error, so look at the error it gave up on.
+        cause = e.last_error if isinstance(e, AllEndpointsFailedError) else e
+        if not isinstance(cause, BadRequestError):
+            raise
+        warnings.warn(f"Cannot extract summary using reflection_with_llm: {cause}. Using an empty str as summary.",
+                      UserWarning)
+        return ""
+    if isinstance(summary, dict):
+        return str(summary.get("content") or "")
+    return summary or ""
+
+
 def _carryover_item_text(item: Any) -> str:
     if isinstance(item, str):
         return item
@@ -75,8 +112,6 @@ def carryover_text(carryover: Union[str, list[Any]]) -> str:
         return carryover
     if isinstance(carryover, list):
         return "\n".join(_carryover_item_text(item) for item in carryover)
-    from ..exception_utils import InvalidCarryOverType
-
     raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
 
 
@@ -94,8 +129,6 @@ def append_carryover(message: Union[str, dict[str, Any]], carryover: Any) -> Uni
             prefix = {"type": "text", "text": "\nContext: \n" + carryover_text(carryover)}
             return {**message, "content": [prefix] + content}
         return message
-    from ..exception_utils import InvalidCarryOverType
-
     raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
 
 
@@ -240,7 +273,5 @@ def summary_callable(summary_method: Union[str, Callable[..., Any]]) -> Callable
     if summary_method == "last_msg":
         return last_msg_summary
     if summary_method == "reflection_with_llm":
-        from .conversable_agent import reflection_with_llm_summary
-
         return reflection_with_llm_summary
     return summary_method  # type: ignore[return-value]

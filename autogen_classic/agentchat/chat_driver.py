@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import inspect
-import warnings
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from ..oai.usage import gather_usage_summary
 from .agent import Agent
 from .agent_args import warn_argument
 from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
@@ -15,10 +15,9 @@ from .utils import check_reflection_client, validate_summary_method
 if TYPE_CHECKING:
     from .conversable_agent import ConversableAgent
 
-__all__ = ["ChatDriverMixin", "reflection_with_llm_summary"]
+__all__ = ["ChatDriverMixin"]
 
 DEFAULT_SUMMARY_METHOD = "last_msg"
-DEFAULT_SUMMARY_PROMPT = "Summarize the takeaway from the conversation. Do not add any introductory phrases."
 
 
 class ChatDriverMixin:
@@ -83,8 +82,6 @@ class ChatDriverMixin:
                      ) -> ChatResult:
         summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
         self._return_cache(recipient)
-        from ..oai.usage import gather_usage_summary
-
         return ChatResult(
             chat_history=self.chat_messages[recipient],
             summary=summary,
@@ -268,37 +265,3 @@ def _with_sender(chat_queue: Any, sender: Any) -> Any:
     return [
         {**info, "sender": info.get("sender") or sender} if isinstance(info, dict) else info for info in chat_queue
     ]
-
-
-def reflection_with_llm_summary(sender: ConversableAgent, recipient: Optional[ConversableAgent], summary_args: dict) -> str:
-    """Ask a model to summarize the chat (``summary_args``: ``summary_prompt``, ``summary_role``)."""
-    prompt = summary_args.get("summary_prompt")
-    prompt = DEFAULT_SUMMARY_PROMPT if prompt is None else prompt
-    if not isinstance(prompt, str):
-        raise ValueError("The summary_prompt must be a string.")
-    role = summary_args.get("summary_role")
-    if role and not isinstance(role, str):
-        raise ValueError("The summary_role in summary_arg must be a string.")
-    agent = sender if recipient is None else recipient
-    messages = agent.chat_messages_for_summary(sender) if recipient is not None else []
-    try:
-        from openai import BadRequestError
-    except ImportError:  # pragma: no cover - openai is a core dependency
-        BadRequestError = Exception  # type: ignore[misc,assignment]
-    from ..oai.errors import AllEndpointsFailedError
-
-    try:
-        summary = sender._reflection_with_llm(prompt, messages, llm_agent=agent, cache=summary_args.get("cache"),
-                                              role=role)
-    except (BadRequestError, AllEndpointsFailedError) as e:
-        # A rejected summary request (HTTP 400) leaves an empty summary, as classic AutoGen does;
-        # the client layer wraps the endpoint's error, so look at the error it gave up on.
-        cause = e.last_error if isinstance(e, AllEndpointsFailedError) else e
-        if not isinstance(cause, BadRequestError):
-            raise
-        warnings.warn(f"Cannot extract summary using reflection_with_llm: {cause}. Using an empty str as summary.",
-                      UserWarning)
-        return ""
-    if isinstance(summary, dict):
-        return str(summary.get("content") or "")
-    return summary or ""

@@ -8,13 +8,16 @@ store, sending and receiving, human input, resetting and usage.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import copy
 import re
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Callable, Literal, Optional, TypeVar, Union
 
-from ..code_utils import content_str
+from ..coding.reply import local_run_code, resolve_code_execution_config, run_code_blocks
+from ..coding.utils import content_str
 from ..exception_utils import InvalidArgumentTypeError
 from ..io import IOStream, render
 from ..oai import OpenAIWrapper
@@ -32,28 +35,24 @@ from .agent_args import (
     warn_argument,
 )
 from .agent_run import a_run_with_user, run_with_user
-from .chat import ChatResult
-from .chat_driver import DEFAULT_SUMMARY_PROMPT, ChatDriverMixin, reflection_with_llm_summary
+from .chat import DEFAULT_SUMMARY_PROMPT, ChatResult, reflection_with_llm_summary
+from .chat_driver import ChatDriverMixin
 from .messages import invalid_message_error, message_to_dict, to_oai_message
 from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .tool_registry import ToolRegistryMixin, assert_valid_name
 from .tool_responses import ToolResponseScan
 
 # Re-exported: classic code imports these names from this module.
+from .._pydantic import model_dump  # noqa: F401
 from ..cache import AbstractCache  # noqa: F401
-from ..code_utils import (  # noqa: F401
-    check_can_use_docker_or_throw,
-    decide_use_docker,
-    execute_code,
-    extract_code,
-    infer_lang,
-)
 from ..coding import CodeExecutor, CodeExecutorFactory  # noqa: F401
+from ..coding.docker import check_can_use_docker_or_throw, decide_use_docker  # noqa: F401
+from ..coding.execute import execute_code  # noqa: F401
+from ..coding.utils import extract_code, infer_lang  # noqa: F401
 from ..exception_utils import InvalidCarryOverType, SenderRequired  # noqa: F401
 from ..oai import ModelClient  # noqa: F401
 from ..tools import load_basemodels_if_needed, serialize_to_str  # noqa: F401
 from ..tools.dependency_injection import ChatContext  # noqa: F401
-from ..tools.function_utils import model_dump  # noqa: F401
 from .agent import LLMAgent  # noqa: F401
 from .chat import a_initiate_chats, initiate_chats  # noqa: F401
 from .tool_registry import register_function  # noqa: F401
@@ -154,9 +153,6 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         self._init_llm(llm_config)
         self._init_functions(function_map)
         self._validate_name_for_endpoint(name)
-
-        from ..coding.reply import resolve_code_execution_config
-
         self._code_execution_config = resolve_code_execution_config(code_execution_config)
 
         # Registered last = checked first: termination/human input, function call, tool calls, code, model.
@@ -454,14 +450,10 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
             code: the code to run.
             **kwargs: ``lang``, ``work_dir``, ``timeout``, ``filename`` ... from ``code_execution_config``.
         """
-        from ..coding.reply import local_run_code
-
         return local_run_code(code, **kwargs)
 
     def execute_code_blocks(self, code_blocks: list[tuple[str, str]]) -> tuple[int, str]:
         """Run ``(language, code)`` blocks in order, stopping at the first failure."""
-        from ..coding.reply import run_code_blocks
-
         if self._code_execution_config is False:
             raise ValueError(f"Agent '{self.name}' has code_execution_config=False: it does not run code.")
         return run_code_blocks(code_blocks, self._code_execution_config, IOStream.get_default(), run_code=self.run_code)
@@ -478,9 +470,6 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
     async def a_get_human_input(self, prompt: str) -> str:
         """(async) Ask the person at the console without blocking the event loop."""
-        import asyncio
-        import contextvars
-
         context = contextvars.copy_context()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, context.run, self.get_human_input, prompt)

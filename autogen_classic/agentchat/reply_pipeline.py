@@ -13,8 +13,8 @@ from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
+from ..types import Agent, is_agent
 from . import builtin_replies
-from .agent import Agent, is_agent
 from .nested_chats import register_nested_chats as _register_nested_chats
 
 __all__ = ["ReplyPipelineMixin", "HOOKABLE_METHODS", "ReplyFunction", "Trigger"]

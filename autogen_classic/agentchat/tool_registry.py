@@ -7,6 +7,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
 from ..exception_utils import InvalidArgumentError, InvalidStateError
+from ..tools import execution
 from ..tools.dependency_injection import ChatContext
 from ..tools.tool import Tool
 
@@ -33,12 +34,10 @@ class ToolRegistryMixin:
     _function_map: dict[str, Callable[..., Any]]
 
     def _init_functions(self, function_map: Optional[dict[str, Callable[..., Any]]]) -> None:
-        from ..tools.execution import validate_function_map
-
         if function_map is None:
             self._function_map = {}
             return
-        validate_function_map(function_map)
+        execution.validate_function_map(function_map)
         self._function_map = {assert_valid_name(name): func for name, func in function_map.items()}
 
     @property
@@ -179,16 +178,12 @@ class ToolRegistryMixin:
         self, func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None
     ) -> Callable[..., Any]:
         """``func`` taking JSON-shaped arguments and returning message text, with ``inject_params`` added."""
-        from ..tools.execution import wrap_function
-
-        return wrap_function(func, inject_params)
+        return execution.wrap_function(func, inject_params)
 
     @staticmethod
     def _format_json_str(jstr: str) -> str:
         """Repair the JSON argument strings models produce (see ``tools.format_json_str``)."""
-        from ..tools.execution import format_json_str
-
-        return format_json_str(jstr)
+        return execution.format_json_str(jstr)
 
     def execute_function(
         self, func_call: dict[str, Any], call_id: Optional[str] = None, verbose: bool = False
@@ -208,9 +203,7 @@ class ToolRegistryMixin:
             content is ``"Error: Function <name> not found."``, ``"Error: <json error>\\n The argument must
             be in JSON format."`` or ``"Error: <exception>"``.
         """
-        from ..tools.execution import execute_function
-
-        return execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
+        return execution.execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
 
     async def a_execute_function(
         self, func_call: dict[str, Any], call_id: Optional[str] = None, verbose: bool = False
@@ -222,9 +215,7 @@ class ToolRegistryMixin:
             call_id: the tool call id, shown in the printed lines.
             verbose: also print the function's output.
         """
-        from ..tools.execution import a_execute_function
-
-        return await a_execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
+        return await execution.a_execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
 
 
 def register_function(

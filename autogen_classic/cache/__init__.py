@@ -1,4 +1,7 @@
-"""Response caches: on disk (shared between processes) or in memory."""
+"""Response caches: on disk (shared between processes) or in memory.
+
+Imports nothing else of the package; the model client (``oai``) builds on it.
+"""
 
 from .abstract_cache_base import AbstractCache
 from .cache import Cache

@@ -1,4 +1,7 @@
-"""Code execution for the classic agents: extracting code from messages and running it locally."""
+"""Code execution for the classic agents: extracting code from messages and running it locally.
+
+Imports only the layers below (io, exception_utils, types, oai); never the agents.
+"""
 
 from .base import (
     CodeBlock,

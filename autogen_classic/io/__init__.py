@@ -1,4 +1,7 @@
-"""Console input and output, replaceable for tests and user interfaces."""
+"""Console input and output (``IOStream``), replaceable for tests and user interfaces.
+
+Imports nothing else of the package: every layer above may print through it.
+"""
 
 from .base import InputStream, IOConsole, IOStream, OutputStream
 

@@ -1,4 +1,7 @@
-"""The model-client layer: config lists, ``OpenAIWrapper`` (failover, cache, usage) and custom clients."""
+"""The model-client layer: config lists, ``OpenAIWrapper`` (failover, cache, usage) and custom clients.
+
+Imports only the layers below (io, cache, exception_utils, token_count_utils, local): never tools, coding or agents.
+"""
 
 from ..cache import Cache
 from ..cache.keys import get_key

@@ -1,4 +1,7 @@
-"""Function and tool support: schemas from type hints, argument loading, execution and replies."""
+"""Functions and tools for models: schemas from type hints, injected parameters, execution and replies.
+
+Imports only the layers below (io, exception_utils, types, _pydantic); an agent is known by a protocol.
+"""
 
 from .dependency_injection import BaseContext, ChatContext, Depends
 from .execution import (

@@ -19,15 +19,14 @@ import functools
 import inspect
 import types
 from abc import ABC
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin
 
 from pydantic import ConfigDict, validate_call
 
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
-
-if TYPE_CHECKING:
-    from ..agentchat.agent import Agent
-    from ..agentchat.conversable_agent import ConversableAgent
+from ..types import Agent  # also the classic name ``dependency_injection.Agent``
+from .agent_protocol import ToolAgent
+from .signatures import Field, get_typed_signature  # string annotations resolved, so injected params are found
 
 __all__ = [
     "BaseContext",
@@ -61,18 +60,18 @@ class ChatContext(BaseContext):
         agent: the agent executing the tool.
     """
 
-    def __init__(self, agent: "ConversableAgent") -> None:
+    def __init__(self, agent: ToolAgent) -> None:
         self._agent = agent
 
     @property
-    def chat_messages(self) -> dict["Agent", list[dict[Any, Any]]]:
+    def chat_messages(self) -> dict[Agent, list[dict[Any, Any]]]:
         """The executing agent's messages, per conversation partner."""
-        return self._agent.chat_messages  # type: ignore[no-any-return]
+        return self._agent.chat_messages
 
     @property
     def last_message(self) -> Optional[dict[str, Any]]:
         """The last message the executing agent exchanged (None before any)."""
-        return self._agent.last_message()  # type: ignore[no-any-return]
+        return self._agent.last_message()
 
 
 def on(x: T) -> Callable[[], T]:
@@ -117,24 +116,6 @@ def Depends(x: Any) -> Any:  # noqa: N802 - classic name
     return Dependency(x)
 
 
-class Field:
-    """A parameter description usable as ``Annotated`` metadata: ``Annotated[str, Field("the city")]``.
-
-    Args:
-        description: the description shown to the model.
-    """
-
-    def __init__(self, description: str) -> None:
-        self._description = description
-
-    @property
-    def description(self) -> str:
-        return self._description
-
-    def __repr__(self) -> str:
-        return f"Field(description={self._description!r})"
-
-
 # ---------------------------------------------------------------- finding injected parameters
 def _unwrap_staticmethod(f: Any) -> Callable[..., Any]:
     if isinstance(f, staticmethod):
@@ -167,13 +148,6 @@ def _dependency_of(param: inspect.Parameter) -> Optional[Dependency]:
     return None
 
 
-def _typed_signature(func: Callable[..., Any]) -> inspect.Signature:
-    # String annotations (``from __future__ import annotations``) must be resolved to be recognised.
-    from .function_utils import get_typed_signature
-
-    return get_typed_signature(func)
-
-
 def get_context_params(func: Callable[..., Any], subclass: Union[type[BaseContext], type[ChatContext]]) -> list[str]:
     """Names of the parameters of ``func`` annotated with ``subclass`` (e.g. ``ChatContext``).
 
@@ -181,7 +155,7 @@ def get_context_params(func: Callable[..., Any], subclass: Union[type[BaseContex
         func: the function to inspect.
         subclass: the context class to look for.
     """
-    sig = _typed_signature(_unwrap_staticmethod(func))
+    sig = get_typed_signature(_unwrap_staticmethod(func))
     return [p.name for p in sig.parameters.values() if _is_context_param(p, subclass)]
 
 
@@ -195,7 +169,7 @@ class _Resolver:
 
     def _provider_kwargs(self, provider: Callable[..., Any]) -> tuple[dict[str, Any], dict[str, Dependency]]:
         try:
-            params = _typed_signature(provider).parameters.values()
+            params = get_typed_signature(provider).parameters.values()
         except (TypeError, ValueError):
             return {}, {}
         given: dict[str, Any] = {}
@@ -268,7 +242,7 @@ def _check_providers(func_name: str, dependencies: dict[str, Dependency], is_asy
             continue
         seen.add(id(provider))
         try:
-            params = _typed_signature(provider).parameters.values()
+            params = get_typed_signature(provider).parameters.values()
             nested = {p.name: d for p in params if (d := _dependency_of(p)) is not None}
         except (TypeError, ValueError):
             nested = {}
@@ -312,7 +286,7 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
     f = _unwrap_staticmethod(f)
     try:
         signature = inspect.signature(f)
-        typed = _typed_signature(f)
+        typed = get_typed_signature(f)
     except (TypeError, ValueError):
         return f
 
@@ -362,13 +336,3 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
         parameters=[p for p in signature.parameters.values() if p.name not in hidden]
     )
     return wrapper
-
-
-def __getattr__(name: str) -> Any:
-    # ``Agent`` is importable from here as in classic AutoGen; loaded lazily because the agent
-    # classes themselves import this module.
-    if name == "Agent":
-        from ..agentchat.agent import Agent
-
-        return Agent
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

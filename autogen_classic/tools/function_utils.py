@@ -19,13 +19,15 @@ import inspect
 import json
 import logging
 import types
-from typing import Annotated, Any, Callable, ForwardRef, Literal, Optional, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, Literal, Optional, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict
 from pydantic import Field as _PydanticField
 from pydantic.json_schema import JsonSchemaValue
 
-from .dependency_injection import Field as AG2Field
+from .._pydantic import model_dump, model_dump_json, type2schema
+from .signatures import Field as AG2Field  # noqa: F401 - the classic name of ``Field`` here
+from .signatures import get_typed_annotation, get_typed_return_annotation, get_typed_signature
 
 __all__ = [
     "Function",
@@ -84,95 +86,6 @@ class ToolFunction(BaseModel):
 
     type: Literal["function"] = "function"
     function: Annotated[Function, _PydanticField(description="Function under tool")]
-
-
-def type2schema(t: Any) -> JsonSchemaValue:
-    """The JSON schema of a type (pydantic's rendering; nested models under a local ``$defs``).
-
-    Args:
-        t: the type, e.g. ``int``, ``list[str]`` or a ``pydantic.BaseModel`` subclass.
-    """
-    return TypeAdapter(t).json_schema()
-
-
-def model_dump(model: BaseModel) -> dict[str, Any]:
-    """``model.model_dump()``.
-
-    Args:
-        model: the pydantic model instance.
-    """
-    return model.model_dump()
-
-
-def model_dump_json(model: BaseModel) -> str:
-    """``model.model_dump_json()``.
-
-    Args:
-        model: the pydantic model instance.
-    """
-    return model.model_dump_json()
-
-
-def _globals_of(call: Callable[..., Any]) -> dict[str, Any]:
-    # Decorated functions keep the original's module globals on the innermost function.
-    try:
-        target = inspect.unwrap(call)
-    except ValueError:
-        target = call
-    return getattr(target, "__globals__", None) or getattr(call, "__globals__", None) or {}
-
-
-def get_typed_annotation(annotation: Any, globalns: dict[str, Any]) -> Any:
-    """Resolve a string (forward reference) annotation in ``globalns``.
-
-    Args:
-        annotation: the annotation as written (a type or a string).
-        globalns: the global namespace of the function the annotation belongs to.
-
-    Returns:
-        The evaluated annotation; an unresolvable string becomes a ``ForwardRef``.
-    """
-    if isinstance(annotation, AG2Field):
-        annotation = annotation.description
-    # A quoted annotation under ``from __future__ import annotations`` is a string of a string.
-    for _ in range(3):
-        if not isinstance(annotation, str):
-            return annotation
-        try:
-            annotation = eval(annotation, globalns)  # noqa: S307 - the evaluation typing.get_type_hints does
-        except Exception:
-            return ForwardRef(annotation)
-    return ForwardRef(annotation) if isinstance(annotation, str) else annotation
-
-
-def get_typed_signature(call: Callable[..., Any]) -> inspect.Signature:
-    """Return the signature of ``call`` with string annotations of its parameters resolved.
-
-    Args:
-        call: the function to inspect.
-
-    Returns:
-        An ``inspect.Signature`` holding the parameters (the return annotation is left out).
-    """
-    signature = inspect.signature(call)
-    globalns = _globals_of(call)
-    params = [
-        param.replace(annotation=get_typed_annotation(param.annotation, globalns))
-        for param in signature.parameters.values()
-    ]
-    return inspect.Signature(params)
-
-
-def get_typed_return_annotation(call: Callable[..., Any]) -> Any:
-    """Return the resolved return annotation of ``call``, or ``None`` when it has none.
-
-    Args:
-        call: the function to inspect.
-    """
-    annotation = inspect.signature(call).return_annotation
-    if annotation is inspect.Signature.empty:
-        return None
-    return get_typed_annotation(annotation, _globals_of(call))
 
 
 def get_param_annotations(typed_signature: inspect.Signature) -> dict[str, Any]:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
+from .agent_protocol import ToolAgent
 from .dependency_injection import ChatContext, get_context_params, inject_params
 from .function_utils import get_function_schema
-
-if TYPE_CHECKING:
-    from ..agentchat.conversable_agent import ConversableAgent
 
 __all__ = ["Tool", "tool"]
 
@@ -84,7 +82,7 @@ class Tool:
         schema = self.tool_schema
         return {"type": schema["type"], **schema["function"]}
 
-    def register_for_llm(self, agent: "ConversableAgent") -> None:
+    def register_for_llm(self, agent: ToolAgent) -> None:
         """Let ``agent``'s model propose calls to this tool.
 
         Args:
@@ -92,7 +90,7 @@ class Tool:
         """
         agent.register_for_llm()(self)
 
-    def register_for_execution(self, agent: "ConversableAgent") -> None:
+    def register_for_execution(self, agent: ToolAgent) -> None:
         """Let ``agent`` execute calls to this tool.
 
         Args:
@@ -100,7 +98,7 @@ class Tool:
         """
         agent.register_for_execution()(self)
 
-    def register_tool(self, agent: "ConversableAgent") -> None:
+    def register_tool(self, agent: ToolAgent) -> None:
         """Both ``register_for_llm`` and ``register_for_execution`` on one agent.
 
         Args:

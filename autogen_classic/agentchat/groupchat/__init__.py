@@ -1,19 +1,22 @@
-"""The classic ``autogen.agentchat.groupchat`` module: ``GroupChat`` and ``GroupChatManager``.
+"""The group chat: GroupChat, GroupChatManager and its rounds, resuming, transcripts, speaker selection.
 
-The group chat lives in :mod:`.groupchat_core` (settings, messages, speaker selection) and
-:mod:`.groupchat_manager` (the agent running it); this module re-exports them with the other
-names classic code imports from here.
+May import the agent core (agentchat), tools, oai and the utilities; none of them imports this package.
+
+This ``__init__`` is the classic ``autogen.agentchat.groupchat`` module: it only re-exports the names
+classic code imports from there. Layout: ``group`` (the GroupChat dataclass), ``manager`` (the
+manager and its round), ``steps`` (the round's I/O steps and their sync/async drivers), ``resume``,
+``clear_history``, ``transcript``, and the ``selection`` package (choosing the next speaker).
 """
 
-from ..code_utils import content_str
-from ..exception_utils import AgentNameConflict, NoEligibleSpeaker, UndefinedNextAgent
-from ..graph_utils import check_graph_validity, invert_disallowed_to_allowed
-from ..io import IOStream
-from ..oai import ModelClient
-from .agent import Agent
-from .conversable_agent import ConversableAgent
-from .groupchat_core import GroupChat, logger
-from .groupchat_manager import GroupChatManager
+from ...code_utils import content_str
+from ...exception_utils import AgentNameConflict, NoEligibleSpeaker, UndefinedNextAgent
+from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from ...io import IOStream
+from ...oai import ModelClient
+from ..agent import Agent
+from ..conversable_agent import ConversableAgent
+from .group import GroupChat, logger
+from .manager import GroupChatManager
 
 __all__ = [
     "Agent",

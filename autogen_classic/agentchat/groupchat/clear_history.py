@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from ..io import IOStream
+from ...io import IOStream
 
 __all__ = ["ClearHistoryCommand", "apply_clear_history", "clear_history_text", "parse_clear_history"]
 

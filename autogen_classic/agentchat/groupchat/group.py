@@ -1,12 +1,12 @@
 """``GroupChat``: the participants, the shared message list and the speaker-selection settings.
 
-Classic code imports it from :mod:`.groupchat`.
+Classic code imports it from :mod:`autogen_classic.agentchat.groupchat`.
 
 The dataclass holds the settings and the simple helpers (names, lookup, round robin, prompt
-texts). Choosing the next speaker is delegated: :mod:`.speaker_selection` narrows the candidates
-(function-call filter, repeat rule, transition graph, eligibility policies) and runs the method;
-:mod:`.auto_selection` runs the model-driven ``auto`` method; every decision is recorded in
-``selection_log`` (see :mod:`.selection_trace`).
+texts). Choosing the next speaker is delegated to the :mod:`.selection` package: its pipeline
+narrows the candidates (function-call filter, repeat rule, transition graph, eligibility policies)
+and runs the method (``auto``: the model-driven nested chat); every decision is recorded in
+``selection_log`` (see :mod:`.selection.trace`).
 """
 
 from __future__ import annotations
@@ -16,27 +16,27 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
-from ..coding.utils import content_str
-from ..eligibility import validate_eligibility_policies
-from ..exception_utils import AgentNameConflict, InvalidArgumentTypeError, UndefinedNextAgent
-from ..graph_utils import check_graph_validity, invert_disallowed_to_allowed
-from .agent import Agent
-from .agent_args import (
+from ...coding.utils import content_str
+from ...eligibility import validate_eligibility_policies
+from ...exception_utils import AgentNameConflict, InvalidArgumentTypeError, UndefinedNextAgent
+from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from ..agent import Agent
+from ..agent_args import (
     InvalidAttributeTypeError,
     NotAnAgentError,
     check_speaker_selection_method,
     shown,
     warn_argument,
 )
-from .contrib.capabilities.transform_messages import TransformMessages
-from .selection_trace import SelectionRecord
+from ..contrib.capabilities.transform_messages import TransformMessages
+from ..conversable_agent import ConversableAgent
+from .selection import pipeline
+from .selection.auto import SpeakerSelectorChat, mentioned_agents
+from .selection.manual import ask_console_for_speaker
+from .selection.trace import SelectionRecord
 from .transcript import TranscriptWriter, open_transcript
-
-if TYPE_CHECKING:
-    from .auto_selection import SpeakerSelectorChat
-    from .conversable_agent import ConversableAgent
 
 __all__ = ["GroupChat"]
 
@@ -474,9 +474,7 @@ class GroupChat:
     def _mentioned_agents(
         self, message_content: str | list[Any] | dict[str, Any], agents: list[Agent] | None
     ) -> dict[str, int]:
-        """Count how often each agent's name is mentioned in ``message_content`` (see ``auto_selection``)."""
-        from .auto_selection import mentioned_agents
-
+        """Count how often each agent's name is mentioned in ``message_content`` (see ``selection.auto``)."""
         return mentioned_agents(message_content, self.agents if agents is None else agents)
 
     # ----------------------------------------------------------------- selection
@@ -486,8 +484,6 @@ class GroupChat:
         Returns the chosen agent, or None when the input was empty, ``q``, closed (EOF), interrupted
         (Ctrl-C) or invalid three times: the caller then chooses automatically.
         """
-        from .speaker_selection import ask_console_for_speaker
-
         return ask_console_for_speaker(self, self.agents if agents is None else agents, record=None)
 
     def random_select_speaker(self, agents: list[Agent] | None = None) -> Agent | None:
@@ -504,15 +500,11 @@ class GroupChat:
         Raises:
             NoEligibleSpeaker: when no agent may speak next (the chat should end); the message says why.
         """
-        from .speaker_selection import select_speaker
-
-        return select_speaker(self, last_speaker, selector)
+        return pipeline.select_speaker(self, last_speaker, selector)
 
     async def a_select_speaker(self, last_speaker: Agent, selector: ConversableAgent) -> Agent:
         """Select the next speaker (with requery in "auto" mode), asynchronously; see ``select_speaker``."""
-        from .speaker_selection import a_select_speaker
-
-        return await a_select_speaker(self, last_speaker, selector)
+        return await pipeline.a_select_speaker(self, last_speaker, selector)
 
     def _auto_select_speaker(
         self,
@@ -522,9 +514,7 @@ class GroupChat:
         agents: list[Agent] | None,
     ) -> Agent:
         """Select the next speaker with the "auto" method only (the model chooses, with requery)."""
-        from .speaker_selection import auto_select_speaker
-
-        return auto_select_speaker(self, last_speaker, selector, messages, agents)
+        return pipeline.auto_select_speaker(self, last_speaker, selector, messages, agents)
 
     async def a_auto_select_speaker(
         self,
@@ -547,6 +537,4 @@ class GroupChat:
         Returns:
             Agent: the selected agent (the decision is recorded in ``selection_log``).
         """
-        from .speaker_selection import a_auto_select_speaker
-
-        return await a_auto_select_speaker(self, last_speaker, selector, messages, agents)
+        return await pipeline.a_auto_select_speaker(self, last_speaker, selector, messages, agents)

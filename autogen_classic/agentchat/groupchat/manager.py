@@ -14,22 +14,15 @@ from typing import Any, Callable, Generator, Literal, Optional, Union
 
 from termcolor import colored
 
-from ..exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
-from ..io import IOStream, render
-from . import groupchat_resume as resume_helpers
-from .agent import Agent
-from .agent_args import InvalidAttributeTypeError, printable_name, shown, warn_argument
-from .conversable_agent import ConversableAgent
-from .groupchat_core import GroupChat
-from .groupchat_clear_history import apply_clear_history, parse_clear_history
-from .groupchat_steps import (
-    GenerateReply,
-    SelectSpeaker,
-    Send,
-    Step,
-    a_run_steps,
-    run_steps,
-)
+from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
+from ...io import IOStream, render
+from ..agent import Agent
+from ..agent_args import InvalidAttributeTypeError, printable_name, shown, warn_argument
+from ..conversable_agent import ConversableAgent
+from . import resume as resume_helpers
+from .clear_history import apply_clear_history, parse_clear_history
+from .group import GroupChat
+from .steps import GenerateReply, SelectSpeaker, Send, Step, a_run_steps, run_steps
 
 __all__ = ["GroupChatManager", "chat_rounds"]
 

@@ -17,8 +17,8 @@ from typing import Any, Callable, Generator, Optional, Union
 
 from termcolor import colored
 
-from ..io import IOStream
-from .groupchat_steps import Send, Step
+from ...io import IOStream
+from .steps import Send, Step
 
 __all__ = [
     "load_resume_messages",
@@ -148,6 +148,7 @@ def remove_termination(
     """
     if remove_termination_string is None:
         return
+    remover: Callable[[str], str]
     if isinstance(remove_termination_string, str):
         target = remove_termination_string
 

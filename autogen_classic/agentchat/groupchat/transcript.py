@@ -20,7 +20,7 @@ import threading
 import weakref
 from typing import Any
 
-from ..coding.utils import content_str
+from ...coding.utils import content_str
 
 try:  # POSIX only; without it a transcript is not protected against a second writer.
     import fcntl

@@ -18,19 +18,20 @@ import functools
 import re
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import openai
 from termcolor import colored
 
-from ..coding.utils import content_str
-from ..io import IOStream
-from ..oai.errors import AllEndpointsFailedError
-from .conversable_agent import ConversableAgent
+from ....coding.utils import content_str
+from ....io import IOStream
+from ....oai.errors import AllEndpointsFailedError
+from ...agent import Agent
+from ...conversable_agent import ConversableAgent
+from ...tool_responses import ToolResponseScan
 from .role_match import role_matched_agent
-from .selection_trace import SelectionAttempt, SelectionRecord
-from .tool_responses import ToolResponseScan
-from .structured_selection import (
+from .state import GroupState
+from .structured import (
     addressed_agent,
     candidate_order,
     parse_structured_answer,
@@ -39,10 +40,7 @@ from .structured_selection import (
     uses_role_match,
     uses_structured_selection,
 )
-
-if TYPE_CHECKING:
-    from .agent import Agent
-    from .groupchat_core import GroupChat
+from .trace import SelectionAttempt, SelectionRecord
 
 __all__ = ["SpeakerSelectorChat", "effective_llm_config", "mentioned_agents", "selector_chat_for", "warn_no_model"]
 
@@ -87,7 +85,7 @@ def mentioned_agents(message_content: str | list[Any] | dict[str, Any] | None, a
 
 
 # ----------------------------------------------------------------- model configuration
-def effective_llm_config(groupchat: GroupChat, selector: Any | None) -> dict[str, Any] | None:
+def effective_llm_config(groupchat: GroupState, selector: Any | None) -> dict[str, Any] | None:
     """Return the model configuration of the "auto" selector, or None when no model is configured.
 
     ``select_speaker_auto_llm_config`` wins; otherwise the selector's (the manager's) ``llm_config``.
@@ -96,7 +94,7 @@ def effective_llm_config(groupchat: GroupChat, selector: Any | None) -> dict[str
     return config if isinstance(config, dict) and config else None
 
 
-def warn_no_model(groupchat: GroupChat) -> None:
+def warn_no_model(groupchat: GroupState) -> None:
     """Warn (once per group chat) that "auto" selection has no model and falls back to round robin."""
     if groupchat._warned_no_model:
         return
@@ -110,7 +108,7 @@ def warn_no_model(groupchat: GroupChat) -> None:
     )
 
 
-def _register_client_from_config(groupchat: GroupChat, agent: ConversableAgent, config: dict[str, Any]) -> None:
+def _register_client_from_config(groupchat: GroupState, agent: ConversableAgent, config: dict[str, Any]) -> None:
     wanted = config.get("model_client_cls")
     if not wanted:
         return
@@ -134,7 +132,7 @@ def _register_client_from_config(groupchat: GroupChat, agent: ConversableAgent, 
         agent.register_model_client(classes)
 
 
-def _register_custom_model_clients(groupchat: GroupChat, agent: ConversableAgent, config: dict[str, Any]) -> None:
+def _register_custom_model_clients(groupchat: GroupState, agent: ConversableAgent, config: dict[str, Any]) -> None:
     # The effective config (the group's or the manager's): either may name a custom client class.
     for entry in config.get("config_list", [config]):
         _register_client_from_config(groupchat, agent, entry)
@@ -145,7 +143,7 @@ def _register_custom_model_clients(groupchat: GroupChat, agent: ConversableAgent
 class _Session:
     """The state of one selection, read by the checking agent's reply function."""
 
-    groupchat: GroupChat
+    groupchat: GroupState
     agents: list[Agent]
     record: SelectionRecord
     max_attempts: int
@@ -177,7 +175,7 @@ class SpeakerSelectorChat:
         llm_config: the model configuration of the speaker selection agent.
     """
 
-    def __init__(self, groupchat: GroupChat, llm_config: dict[str, Any]) -> None:
+    def __init__(self, groupchat: GroupState, llm_config: dict[str, Any]) -> None:
         # A deep snapshot: edits to the group's (or manager's) config, even nested ones, trigger a rebuild.
         self.llm_config_snapshot = copy.deepcopy(llm_config)
         self.model_client_cls = groupchat.select_speaker_auto_model_client_cls
@@ -200,7 +198,7 @@ class SpeakerSelectorChat:
         """The ``OpenAIWrapper`` that makes the selection calls."""
         return self.speaker_selection_agent.client
 
-    def matches(self, groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+    def matches(self, groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
         """Whether this chat was built for ``llm_config`` and the group's current model client classes."""
         return llm_config == self.llm_config_snapshot and (
             groupchat.select_speaker_auto_model_client_cls is self.model_client_cls
@@ -208,7 +206,7 @@ class SpeakerSelectorChat:
 
     # ------------------------------------------------------------- running
     def _begin(
-        self, groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent], record: SelectionRecord
+        self, groupchat: GroupState, messages: list[dict[str, Any]], agents: list[Agent], record: SelectionRecord
     ) -> dict[str, Any]:
         """Load the conversation into the nested chat and return its first message."""
         role = groupchat.role_for_select_speaker_messages or "system"
@@ -245,7 +243,7 @@ class SpeakerSelectorChat:
             transforms.add_to_agent(self.speaker_selection_agent)
         self._transforms = transforms
 
-    def _chat_kwargs(self, groupchat: GroupChat, start: dict[str, Any]) -> dict[str, Any]:
+    def _chat_kwargs(self, groupchat: GroupState, start: dict[str, Any]) -> dict[str, Any]:
         assert self._session is not None
         return {
             "cache": None,  # selections are never answered from a cache
@@ -257,7 +255,7 @@ class SpeakerSelectorChat:
         }
 
     def run(
-        self, groupchat: GroupChat, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
+        self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
         record: SelectionRecord,
     ) -> Agent:
         """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
@@ -272,7 +270,8 @@ class SpeakerSelectorChat:
                 try:
                     response = self.client.create(**request)
                 except _STRUCTURED_FAILURES as err:
-                    response = self._structured_refused(groupchat, err)
+                    self._structured_refused(groupchat, err)
+                    response = None  # the classic free-text path below decides
                 chosen = self._structured_outcome(groupchat, response, agents, record)
                 if chosen is not None:
                     return chosen
@@ -287,7 +286,7 @@ class SpeakerSelectorChat:
         return self._finish(groupchat, last_speaker)
 
     async def a_run(
-        self, groupchat: GroupChat, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
+        self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
         record: SelectionRecord,
     ) -> Agent:
         """(async) Run one selection; see :meth:`run`."""
@@ -302,7 +301,8 @@ class SpeakerSelectorChat:
                 try:
                     response = await self.client.a_create(**request)
                 except _STRUCTURED_FAILURES as err:
-                    response = self._structured_refused(groupchat, err)
+                    self._structured_refused(groupchat, err)
+                    response = None  # the classic free-text path below decides
                 chosen = self._structured_outcome(groupchat, response, agents, record)
                 if chosen is not None:
                     return chosen
@@ -319,11 +319,11 @@ class SpeakerSelectorChat:
         return self._finish(groupchat, last_speaker)
 
     # ------------------------------------------------------------- structured selection
-    def _structured(self, groupchat: GroupChat) -> bool:
+    def _structured(self, groupchat: GroupState) -> bool:
         return self.structured_rejected is None and uses_structured_selection(groupchat, self.llm_config_snapshot)
 
     def _rule_choice(
-        self, groupchat: GroupChat, agents: list[Agent], record: SelectionRecord, structured: bool
+        self, groupchat: GroupState, agents: list[Agent], record: SelectionRecord, structured: bool
     ) -> Agent | None:
         """The candidate a rule settles without a model call: addressed by name, then asked for by role."""
         last = groupchat.messages[-1] if groupchat.messages else None
@@ -344,7 +344,7 @@ class SpeakerSelectorChat:
         return chosen
 
     def _structured_request(
-        self, groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent]
+        self, groupchat: GroupState, messages: list[dict[str, Any]], agents: list[Agent]
     ) -> dict[str, Any]:
         transforms = groupchat.select_speaker_transform_messages
         seen = transforms._transform_messages(messages) if transforms is not None and messages else messages
@@ -356,7 +356,7 @@ class SpeakerSelectorChat:
             "cache": None,  # selections are never answered from a cache
         }
 
-    def _structured_refused(self, groupchat: GroupChat, err: Exception) -> None:
+    def _structured_refused(self, groupchat: GroupState, err: Exception) -> None:
         """Turn structured selection off when the endpoint refused the request format; re-raise other failures."""
         errors = [a.error for a in err.attempts] if isinstance(err, AllEndpointsFailedError) else [err]
         if not errors or not all(isinstance(e, (openai.BadRequestError, openai.UnprocessableEntityError)) for e in errors):
@@ -372,7 +372,7 @@ class SpeakerSelectorChat:
         )
 
     def _structured_outcome(
-        self, groupchat: GroupChat, response: Any, agents: list[Agent], record: SelectionRecord
+        self, groupchat: GroupState, response: Any, agents: list[Agent], record: SelectionRecord
     ) -> Agent | None:
         """Record the structured answer; return the chosen agent, or None to continue on the classic path."""
         if response is None:
@@ -401,7 +401,7 @@ class SpeakerSelectorChat:
         self.checking_agent.clear_history()
         return session
 
-    def _finish(self, groupchat: GroupChat, last_speaker: Agent) -> Agent:
+    def _finish(self, groupchat: GroupState, last_speaker: Agent) -> Agent:
         session = self._end_session()
         assert session is not None
         record = session.record
@@ -462,7 +462,7 @@ class SpeakerSelectorChat:
         }
 
 
-def selector_chat_for(groupchat: GroupChat, selector: Any | None) -> SpeakerSelectorChat | None:
+def selector_chat_for(groupchat: GroupState, selector: Any | None) -> SpeakerSelectorChat | None:
     """Return the group's nested selector chat for the current model configuration (None without a model).
 
     The chat is cached on the group chat and rebuilt only when the configuration changes.

@@ -1,18 +1,14 @@
-"""Choosing the next speaker of a group chat: the candidate pipeline and the selection methods.
+"""Choosing the next speaker of a group chat: the selection entry points and the methods.
 
 One selection runs in this order (each step is recorded in the selection trace):
 
 1. A custom selection function (``speaker_selection_method`` callable) may return an agent (chosen,
    no filter applies), a method name (used below) or None (the chat ends).
-2. ``all``: the group's agents.
-3. ``function_call_filter``: when the last message suggests a function/tool call, only agents able to
-   execute it remain; if exactly one can, it is pinned (steps 4 and 5 are skipped).
-4. ``repeat_rule``: ``allow_repeat_speaker`` False (or a list without the last speaker) removes the last
-   speaker.
-5. ``transition_graph``: only the agents the last speaker may hand over to remain.
-6. ``policy:<Name>``: each eligibility policy, with AND semantics.
-7. No candidate left: ``NoEligibleSpeaker`` with the reason. One left: it speaks. Otherwise the method
-   chooses: round robin, random, manual (console) or auto (model, see :mod:`.auto_selection`).
+2. The candidate pipeline (:mod:`.candidates`): all agents, the function-call filter (which may
+   pin the one agent able to run a suggested call), the repeat rule, the transition graph and the
+   eligibility policies.
+3. No candidate left: ``NoEligibleSpeaker`` with the reason. One left: it speaks. Otherwise the method
+   chooses: round robin, random, manual (console, :mod:`.manual`) or auto (model, :mod:`.auto`).
 
 The sync and async entry points share every step except the model chat itself.
 """
@@ -22,32 +18,21 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..eligibility import SelectionContext, apply_eligibility_policies, no_eligible_speaker_message
-from ..exception_utils import NoEligibleSpeaker
-from ..io import IOStream, render
-from .agent import Agent
-from .agent_args import check_speaker_selection_method
-from .auto_selection import SpeakerSelectorChat, selector_chat_for, warn_no_model
-from .selection_trace import SelectionAttempt, SelectionRecord
+from ....exception_utils import NoEligibleSpeaker
+from ...agent import Agent
+from ...agent_args import check_speaker_selection_method
+from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
+from .candidates import agent_name, candidate_agents
+from .manual import console_choice
+from .state import GroupState
+from .trace import SelectionRecord
 
-if TYPE_CHECKING:
-    from .groupchat_core import GroupChat
+__all__ = ["a_auto_select_speaker", "a_select_speaker", "auto_select_speaker", "select_speaker"]
 
-__all__ = [
-    "a_auto_select_speaker",
-    "a_select_speaker",
-    "ask_console_for_speaker",
-    "auto_select_speaker",
-    "candidate_agents",
-    "select_speaker",
-]
-
+# The classic module name: logging configured for the group chat applies here.
 logger = logging.getLogger("autogen_classic.agentchat.groupchat")
-
-MANUAL_PROMPT = "Enter the number of the next speaker (enter nothing or `q` to use auto selection): "
-_MANUAL_TRIES = 3  # the classic count: the third try gives up without asking
 
 
 @dataclass
@@ -60,172 +45,8 @@ class _AutoJob:
     reason_prefix: str = ""
 
 
-def _name(agent: Any) -> str | None:
-    return getattr(agent, "name", None) if agent is not None else None
-
-
-# ----------------------------------------------------------------- candidates
-def _called_functions(message: dict[str, Any]) -> list[str]:
-    names: list[str] = []
-    if message.get("function_call"):
-        names.append(message["function_call"]["name"])
-    for call in message.get("tool_calls") or []:
-        if call.get("type", "function") == "function":
-            names.append(call["function"]["name"])
-    return names
-
-
-def _function_call_filter(groupchat: GroupChat, record: SelectionRecord) -> list[Agent] | None:
-    """Return the agents able to run the suggested call (None when the last message suggests none)."""
-    if not groupchat.func_call_filter or not groupchat.messages:
-        return None
-    last = groupchat.messages[-1]
-    if "function_call" not in last and "tool_calls" not in last:
-        return None
-    funcs = _called_functions(last)
-    able = [a for a in groupchat.agents if _can_execute(a, funcs)]
-    if not able:
-        able = [a for a in groupchat.agents if getattr(a, "function_map", None)]
-    record.add_step("function_call_filter", able)
-    if not able:
-        # A configuration error, not the end of the chat: it propagates out of initiate_chat.
-        raise ValueError(
-            f"No agent can execute the function {', '.join(funcs)}. Please check the function_map of the agents."
-        )
-    return able
-
-
-def _can_execute(agent: Any, funcs: list[str]) -> bool:
-    check = getattr(agent, "can_execute_function", None)
-    return bool(check(funcs)) if callable(check) else False
-
-
-def candidate_agents(
-    groupchat: GroupChat, last_speaker: Agent, record: SelectionRecord
-) -> tuple[list[Agent], Agent | None]:
-    """Run the candidate pipeline (steps 2 to 6) for the speaker after ``last_speaker``.
-
-    Returns:
-        ``(candidates, pinned)``: the eligible agents in group order, and the agent pinned by the
-        function-call filter (None when no single agent was pinned).
-
-    Raises:
-        NoEligibleSpeaker: when a step leaves no candidate, naming the step.
-        ValueError: when the last message calls a function that no agent has (nor any agent has a function map).
-    """
-    agents = groupchat.agents
-    record.add_step("all", agents)
-    pinned: Agent | None = None
-    able = _function_call_filter(groupchat, record)
-    candidates = list(agents) if able is None else able
-    if able is not None and len(able) == 1:
-        pinned = able[0]
-    else:
-        candidates = _apply_repeat_rule_and_graph(groupchat, last_speaker, candidates, record)
-
-    if groupchat.eligibility_policies:
-        ctx = SelectionContext(
-            round=record.round, last_speaker=last_speaker, participants=list(agents), messages=groupchat.messages
-        )
-        before = candidates
-        candidates, steps = apply_eligibility_policies(candidates, groupchat.eligibility_policies, ctx)
-        for policy_name, names in steps:
-            record.add_step(f"policy:{policy_name}", names)
-        if not candidates:
-            raise NoEligibleSpeaker(no_eligible_speaker_message(before, steps))
-    return candidates, pinned
-
-
-def _apply_repeat_rule_and_graph(
-    groupchat: GroupChat, last_speaker: Agent, candidates: list[Agent], record: SelectionRecord
-) -> list[Agent]:
-    last_name = _name(last_speaker)
-    repeat = groupchat.allow_repeat_speaker
-    if repeat is not None:
-        allowed = repeat if isinstance(repeat, bool) else last_speaker in repeat
-        if allowed is False:
-            candidates = [a for a in candidates if a is not last_speaker]
-        record.add_step("repeat_rule", candidates)
-        if not candidates:
-            raise NoEligibleSpeaker(
-                f"No eligible speaker: {last_name} may not speak twice in a row and no one else is eligible."
-            )
-
-    graph = groupchat.transition_graph()
-    if last_speaker not in groupchat.agents:
-        # Someone outside the group spoke last: the graph says nothing about who follows.
-        return candidates
-    if last_speaker not in graph:
-        record.add_step("transition_graph", [])
-        raise NoEligibleSpeaker(f"Last speaker {last_name} is not in the allowed_speaker_transitions_dict.")
-    targets = graph[last_speaker]
-    narrowed = [a for a in candidates if a in targets]
-    if groupchat.allowed_or_disallowed_speaker_transitions is not None or len(narrowed) != len(candidates):
-        record.add_step("transition_graph", narrowed)
-    if not narrowed and not targets:
-        raise NoEligibleSpeaker(
-            f"No eligible speaker: {last_name} has no outgoing transition in the speaker transition graph (a sink)."
-        )
-    if not narrowed:
-        raise NoEligibleSpeaker(
-            f"No eligible speaker: the speaker transition graph allows no transition from {last_name} "
-            f"to any of the candidates ({', '.join(a.name for a in candidates)})."
-        )
-    return narrowed
-
-
-# ----------------------------------------------------------------- manual selection
-def _console_choice(
-    groupchat: GroupChat, agents: list[Agent], record: SelectionRecord | None
-) -> tuple[Agent | None, str]:
-    """Ask at the console; return ``(agent, "")`` or ``(None, why no agent was chosen)``."""
-    out = IOStream.get_default()
-    render.speaker_menu([a.name for a in agents], iostream=out)
-
-    def note(answer: str, outcome: str) -> None:
-        if record is not None:
-            record.attempts.append(SelectionAttempt("human", answer, {}, outcome))  # type: ignore[arg-type]
-
-    for try_count in range(1, _MANUAL_TRIES + 1):
-        if try_count >= _MANUAL_TRIES:
-            out.print(f"You have tried {try_count} times. The next speaker will be selected automatically.")
-            return None, f"{try_count - 1} invalid inputs"
-        try:
-            answer = out.input(MANUAL_PROMPT)
-        except EOFError:
-            note("<EOF>", "none")
-            return None, "the console input is closed (EOF)"
-        except KeyboardInterrupt:
-            note("<KeyboardInterrupt>", "none")
-            return None, "the selection was interrupted (KeyboardInterrupt)"
-        text = str(answer).strip()
-        if text in ("", "q"):
-            note(text, "none")
-            return None, "empty input" if text == "" else "`q` entered"
-        try:
-            number = int(text)
-        except ValueError:
-            number = 0
-        if 1 <= number <= len(agents):
-            note(text, "selected")
-            return agents[number - 1], ""
-        note(text, "invalid")
-        out.print(f"Invalid input. Please enter a number between 1 and {len(agents)}.")
-    return None, "no valid input"  # pragma: no cover - the loop always returns
-
-
-def ask_console_for_speaker(groupchat: GroupChat, agents: list[Agent], record: SelectionRecord | None) -> Agent | None:
-    """Show the numbered list of ``agents`` and read the choice from the console.
-
-    Invalid input re-prompts; on the third try, or on empty input, ``q``, EOF or Ctrl-C, returns None
-    (the caller falls back). Each answer is recorded in ``record`` when given.
-    """
-    return _console_choice(groupchat, agents, record)[0]
-
-
-# ----------------------------------------------------------------- the pipeline
 def _resolve_method(
-    groupchat: GroupChat, last_speaker: Agent, record: SelectionRecord
+    groupchat: GroupState, last_speaker: Agent, record: SelectionRecord
 ) -> tuple[Agent | None, str, str]:
     """Apply a custom selection function; return ``(agent chosen by it, method name, reason prefix)``."""
     method = groupchat.speaker_selection_method
@@ -254,7 +75,7 @@ def _resolve_method(
     return None, method.lower(), prefix
 
 
-def _check_population(groupchat: GroupChat, last_speaker: Agent, method: str) -> None:
+def _check_population(groupchat: GroupState, last_speaker: Agent, method: str) -> None:
     count = len(groupchat.agents)
     if count < 2:
         raise ValueError(
@@ -280,18 +101,19 @@ def _model_view(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _auto_or_round_robin(
-    groupchat: GroupChat, last_speaker: Agent, selector: Any, candidates: list[Agent], record: SelectionRecord,
+    groupchat: GroupState, last_speaker: Agent, selector: Any, candidates: list[Agent], record: SelectionRecord,
     prefix: str,
 ) -> Any:
     chat = selector_chat_for(groupchat, selector)
     if chat is not None:
         return _AutoJob(chat, _model_view(groupchat.messages), candidates, prefix)
     chosen = groupchat.next_agent(last_speaker, candidates)
-    record.reason = f"{prefix}no model is configured for auto selection; round robin after {_name(last_speaker)}"
+    last = agent_name(last_speaker)
+    record.reason = f"{prefix}no model is configured for auto selection; round robin after {last}"
     return chosen
 
 
-def _plan(groupchat: GroupChat, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Any:
+def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Any:
     """Everything but the model chat: return the chosen agent, or an ``_AutoJob`` to run."""
     direct, method, prefix = _resolve_method(groupchat, last_speaker, record)
     if direct is not None:
@@ -307,20 +129,20 @@ def _plan(groupchat: GroupChat, last_speaker: Agent, selector: Any, record: Sele
         return candidates[0]
 
     if method == "round_robin":
-        record.reason = f"{prefix}round robin after {_name(last_speaker)}"
+        record.reason = f"{prefix}round robin after {agent_name(last_speaker)}"
         return groupchat.next_agent(last_speaker, candidates)
     if method == "random":
         record.reason = f"{prefix}random choice among {len(candidates)} candidates"
         return random.choice(candidates)
     if method == "manual":
-        chosen, why = _console_choice(groupchat, candidates, record)
+        chosen, why = console_choice(candidates, record)
         if chosen is not None:
             record.reason = f"{prefix}chosen at the console"
             return chosen
         # The prompt promises auto selection; without a model, round robin is the automatic choice.
         prefix = f"{prefix}manual: {why}; "
         if selector_chat_for(groupchat, selector) is None:
-            record.reason = f"{prefix}round robin after {_name(last_speaker)} (no model for auto selection)"
+            record.reason = f"{prefix}round robin after {agent_name(last_speaker)} (no model for auto selection)"
             return groupchat.next_agent(last_speaker, candidates)
     job = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, prefix)
     if not isinstance(job, _AutoJob) and method == "auto":
@@ -328,11 +150,11 @@ def _plan(groupchat: GroupChat, last_speaker: Agent, selector: Any, record: Sele
     return job
 
 
-def _start(groupchat: GroupChat, last_speaker: Agent) -> SelectionRecord:
+def _start(groupchat: GroupState, last_speaker: Agent) -> SelectionRecord:
     record = SelectionRecord(
         round=len(groupchat.selection_log),
         method=str(groupchat.speaker_selection_method),
-        last_speaker=_name(last_speaker),
+        last_speaker=agent_name(last_speaker),
     )
     groupchat.selection_log.append(record)
     return record
@@ -349,7 +171,7 @@ def _failed(record: SelectionRecord, error: BaseException) -> None:
     record.reason = f"{record.reason + '; ' if record.reason else ''}{text}"
 
 
-def select_speaker(groupchat: GroupChat, last_speaker: Agent, selector: Any) -> Agent:
+def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """Choose the speaker after ``last_speaker`` and record the decision in ``groupchat.selection_log``.
 
     Args:
@@ -374,7 +196,7 @@ def select_speaker(groupchat: GroupChat, last_speaker: Agent, selector: Any) -> 
         raise
 
 
-async def a_select_speaker(groupchat: GroupChat, last_speaker: Agent, selector: Any) -> Agent:
+async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """(async) Choose the speaker after ``last_speaker``; see :func:`select_speaker`."""
     record = _start(groupchat, last_speaker)
     try:
@@ -389,9 +211,8 @@ async def a_select_speaker(groupchat: GroupChat, last_speaker: Agent, selector: 
         raise
 
 
-
 def _plan_auto(
-    groupchat: GroupChat, last_speaker: Agent, selector: Any, messages: list[dict[str, Any]] | None,
+    groupchat: GroupState, last_speaker: Agent, selector: Any, messages: list[dict[str, Any]] | None,
     agents: list[Agent] | None,
 ) -> tuple[SelectionRecord, Any]:
     """Start the record of an "auto"-only selection; return it with the chosen agent or the ``_AutoJob`` to run."""
@@ -409,7 +230,7 @@ def _plan_auto(
 
 
 def auto_select_speaker(
-    groupchat: GroupChat,
+    groupchat: GroupState,
     last_speaker: Agent,
     selector: Any,
     messages: list[dict[str, Any]] | None,
@@ -438,7 +259,7 @@ def auto_select_speaker(
 
 
 async def a_auto_select_speaker(
-    groupchat: GroupChat,
+    groupchat: GroupState,
     last_speaker: Agent,
     selector: Any,
     messages: list[dict[str, Any]] | None,

@@ -15,8 +15,8 @@ import re
 import threading
 from typing import Any
 
-from ..coding.utils import content_str
-from .agent import Agent
+from ....coding.utils import content_str
+from ...agent import Agent
 
 __all__ = ["ROLE_MATCH_MARGIN", "role_match_scores", "role_matched_agent"]
 

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..coding.utils import content_str
-
-if TYPE_CHECKING:
-    from .agent import Agent
-    from .groupchat_core import GroupChat
+from ....coding.utils import content_str
+from ...agent import Agent
+from .state import GroupState
 
 __all__ = [
     "HISTORY_WINDOW",
@@ -48,7 +46,7 @@ MESSAGE_CHARS = 360
 STRUCTURED_KINDS = ("json_schema", "json_object")
 
 
-def uses_structured_selection(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+def uses_structured_selection(groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
     """Whether "auto" selection asks the model for a structured answer.
 
     ``select_speaker_structured_output`` decides when set (True/False); when None, structured
@@ -65,7 +63,7 @@ def uses_structured_selection(groupchat: GroupChat, llm_config: dict[str, Any]) 
     )
 
 
-def uses_role_match(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
+def uses_role_match(groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
     """Whether "auto" applies the role-match rule (see ``role_match``) before asking the model.
 
     ``select_speaker_auto_role_match`` decides when set; when None, the rule is on when every endpoint
@@ -75,7 +73,7 @@ def uses_role_match(groupchat: GroupChat, llm_config: dict[str, Any]) -> bool:
     wanted = groupchat.select_speaker_auto_role_match
     if wanted is not None:
         return bool(wanted)
-    from ..local.model_file import MODEL_NAME  # here: the local package is not needed for the other methods
+    from ....local.model_file import MODEL_NAME  # here: the local package is not needed for the other methods
 
     entries = llm_config.get("config_list") or [llm_config]
     models = [{**llm_config, **entry}.get("model") for entry in entries if isinstance(entry, dict)]
@@ -158,7 +156,7 @@ def candidate_order(message: dict[str, Any] | None, agents: list[Agent]) -> list
 
 
 def structured_prompt_messages(
-    groupchat: GroupChat, messages: list[dict[str, Any]], agents: list[Agent]
+    groupchat: GroupState, messages: list[dict[str, Any]], agents: list[Agent]
 ) -> list[dict[str, Any]]:
     """The messages a structured selection sends: the recent conversation, the candidates, the question.
 
