@@ -10,6 +10,7 @@ from .agent import Agent
 from .agent_args import warn_argument
 from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
 from .messages import invalid_message_error, message_to_dict
+from .reply_pipeline import is_async_reply_function
 from .utils import check_reflection_client, validate_summary_method
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class ChatDriverMixin:
     def _raise_exception_on_async_reply_functions(self) -> None:
         found = [
             entry["reply_func"].__name__ for entry in self._reply_func_list
-            if inspect.iscoroutinefunction(entry["reply_func"]) and not entry["ignore_async_in_sync_chat"]
+            if is_async_reply_function(entry["reply_func"]) and not entry["ignore_async_in_sync_chat"]
         ]
         if found:
             raise RuntimeError(

@@ -7,6 +7,8 @@ it into the dict that is stored, or explains clearly why it cannot.
 
 from __future__ import annotations
 
+import threading
+
 from typing import Any, Mapping, Optional, Union
 
 __all__ = ["OAI_MESSAGE_KEYS", "check_message_fields", "message_to_dict", "to_oai_message", "invalid_message_error"]
@@ -131,10 +133,30 @@ def _is_call(function: Any) -> bool:
     return isinstance(function, Mapping) and isinstance(function.get("name"), str)
 
 
+class _LastConversion(threading.local):
+    """The conversions of the last message converted on this thread.
+
+    A group chat manager stores each message once per participant and every participant stores it
+    as received: the same dict converted with the same role and default name over and over. The
+    result is computed and checked once, and each agent stores its own top-level copy.
+    """
+
+    def __init__(self) -> None:
+        self.source: Optional[Mapping[str, Any]] = None
+        self.snapshot: dict[str, Any] = {}
+        self.results: dict[tuple[str, str], Optional[dict[str, Any]]] = {}
+
+
+_last = _LastConversion()
+
+
 def to_oai_message(
     message: Mapping[str, Any], role: str, *, default_name: str
 ) -> Optional[dict[str, Any]]:
     """Build the stored OpenAI message from ``message``, or ``None`` if it carries nothing.
+
+    Converting the same, unchanged message again with the same ``role`` and ``default_name``
+    gives a fresh copy of the first result (a broadcast is converted and checked once).
 
     ``role`` is the role from the keeping agent's point of view ("assistant" when it sent the
     message, "user" when it received it); function and tool results keep their own role, an
@@ -143,6 +165,20 @@ def to_oai_message(
     Raises:
         TypeError / ValueError: a field has a shape no agent can use (see ``check_message_fields``).
     """
+    if "tool_responses" in message:  # each keeper gets its own copies of the responses
+        return _convert(message, role, default_name)
+    memo = _last
+    # The snapshot comparison catches a dict changed in place between two sends.
+    if message is not memo.source or message != memo.snapshot:
+        memo.source, memo.snapshot, memo.results = message, dict(message), {}
+    key = (role, default_name)
+    if key not in memo.results:
+        memo.results[key] = _convert(message, role, default_name)
+    result = memo.results[key]
+    return None if result is None else dict(result)
+
+
+def _convert(message: Mapping[str, Any], role: str, default_name: str) -> Optional[dict[str, Any]]:
     check_message_fields(message)
     oai_message = {k: message[k] for k in OAI_MESSAGE_KEYS if k in message and message[k] is not None}
     if "content" not in oai_message:

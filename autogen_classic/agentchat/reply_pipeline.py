@@ -43,7 +43,7 @@ def _is_async_cached(func: Callable[..., Any]) -> bool:
     return inspect.iscoroutinefunction(func)
 
 
-def _is_async(func: Callable[..., Any]) -> bool:
+def is_async_reply_function(func: Callable[..., Any]) -> bool:
     """``inspect.iscoroutinefunction``, remembered: every reply of every agent asks it of each reply function."""
     try:
         return _is_async_cached(func)
@@ -203,7 +203,7 @@ class ReplyPipelineMixin:
         exclude = kwargs.get("exclude", ())
         for entry in list(self._reply_func_list):
             reply_func = entry["reply_func"]
-            if reply_func in exclude or _is_async(reply_func):
+            if reply_func in exclude or is_async_reply_function(reply_func):
                 continue
             if self._match_trigger(entry["trigger"], sender):
                 final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])
@@ -226,7 +226,7 @@ class ReplyPipelineMixin:
             if _is_shadowed_sync_builtin(reply_func, registered):
                 continue
             if self._match_trigger(entry["trigger"], sender):
-                if _is_async(reply_func):
+                if is_async_reply_function(reply_func):
                     final, reply = await reply_func(self, messages=messages, sender=sender, config=entry["config"])
                 else:
                     final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])

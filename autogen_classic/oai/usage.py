@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import logging
 import re
 import threading
@@ -146,7 +145,7 @@ def cost_for_tokens(
     return (price[0] * (prompt_tokens or 0) + price[1] * (completion_tokens or 0)) / 1000
 
 
-_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens", "cost", "model")
+_USAGE_KEYS = frozenset(("prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"))
 
 
 def update_usage_summary(summary: dict[str, Any] | None, usage: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -156,7 +155,7 @@ def update_usage_summary(summary: dict[str, Any] | None, usage: dict[str, Any] |
     "prompt_tokens", "completion_tokens", "total_tokens"}}``. A usage dict missing any of
     ``prompt_tokens, completion_tokens, total_tokens, cost, model`` is ignored.
     """
-    if not usage or any(key not in usage for key in _USAGE_KEYS):
+    if not usage or not _USAGE_KEYS <= usage.keys():
         return summary
     cost = usage["cost"] or 0
     summary = {"total_cost": 0} if summary is None else summary
@@ -243,7 +242,7 @@ def _add_into(target: dict[str, Any], summary: dict[str, Any] | None) -> None:
         if model == "total_cost":
             continue
         if model not in target:
-            target[model] = copy.deepcopy(data)
+            target[model] = dict(data)  # a flat dict of numbers
             continue
         for key in ("cost", "prompt_tokens", "completion_tokens", "total_tokens"):
             target[model][key] = target[model].get(key, 0) + data.get(key, 0)
