@@ -43,9 +43,11 @@ from .oai import (
     gather_usage_summary,
     get_config_list,
 )
-from .oai.default_config import default_llm_config
+from .oai.configuration.default_config import default_llm_config
 from .tools.tool import Tool, tool
-from .version import __version__
+
+# A plain literal: setup.cfg reads it without importing the package (version = attr: autogen_classic.__version__).
+__version__ = "0.1.0"
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 

@@ -14,7 +14,7 @@ import pytest
 
 import autogen_classic
 from autogen_classic.local import BASE_URL_ENV, EmbeddedServer
-from autogen_classic.oai.default_config import DefaultConfig, default_llm_config, resolve_default_config
+from autogen_classic.oai.configuration.default_config import DefaultConfig, default_llm_config, resolve_default_config
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
 
 KEY = "sk-test-0123456789abcdefSECRET"

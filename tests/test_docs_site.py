@@ -238,7 +238,11 @@ def test_agentchat_api_page_renders_the_docstrings(site: tuple[Path, subprocess.
 def test_other_api_pages_render_their_objects(site: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     site_dir, _ = site
     expected = {
-        "api/oai": ["OpenAIWrapper", "config_list.config_list_from_json", "default_config.default_llm_config"],
+        "api/oai": [
+            "OpenAIWrapper",
+            "config_list.config_list_from_json",
+            "configuration.default_config.default_llm_config",
+        ],
         "api/cache": ["Cache", "DiskCache", "InMemoryCache"],
         "api/local": ["llm_config", "start_server", "EmbeddedServer"],
         "api/speaker_selection": [

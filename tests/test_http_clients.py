@@ -19,8 +19,8 @@ import openai
 import pytest
 
 from autogen_classic.oai import AllEndpointsFailedError, AllEndpointsTimedOutError, OpenAIWrapper
-from autogen_classic.oai.http_clients import ASYNC_HTTP_ENV
-from autogen_classic.oai.openai_client import OpenAIClient
+from autogen_classic.oai.endpoint.http_clients import ASYNC_HTTP_ENV
+from autogen_classic.oai.endpoint.openai_client import OpenAIClient
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
 
 USER = [{"role": "user", "content": "hello"}]

@@ -21,6 +21,7 @@ from ..exception_utils import (  # noqa: F401 - the error classes are re-exporte
     NotAnAgentError,
     UnknownKeyError,
 )
+from ..types import is_agent
 from .agent import Agent
 from .human_reply import HUMAN_INPUT_MODES
 
@@ -89,6 +90,8 @@ def check_description(description: Any) -> None:
 
 def check_agent(value: Any, argument: str, method: str) -> None:
     """Refuse ``value`` as ``argument`` unless it has a name and the callable ``method``."""
+    if is_agent(value):  # every classic agent: answered per class, once
+        return
     if not callable(getattr(value, method, None)) or not hasattr(value, "name"):
         hint = "; pass the agent object, not its name" if isinstance(value, str) else ""
         raise TypeError(f"{argument} must be an Agent (got {shown(value)}){hint}.")

@@ -141,14 +141,21 @@ class ReplyPipelineMixin:
         self.hook_lists[hookable_method].append(hook)
 
     def _match_trigger(self, trigger: Trigger, sender: Optional[Agent]) -> bool:
+        # Runs for every reply function on every reply: the common triggers (None, Agent and the
+        # built-ins' [Agent, None]) are tested first, without a generator.
         if trigger is None:
             return sender is None
+        if trigger is Agent:
+            return is_agent(sender)
+        if type(trigger) is list:
+            for each in trigger:
+                if self._match_trigger(each, sender):
+                    return True
+            return False
         if isinstance(trigger, str):
             if sender is None:
                 raise SenderRequired()
             return trigger == sender.name
-        if trigger is Agent:
-            return is_agent(sender)
         if isinstance(trigger, type):
             return isinstance(sender, trigger)
         if isinstance(trigger, list):

@@ -1,4 +1,4 @@
-"""The model-client layer: config lists, ``OpenAIWrapper`` (failover, cache, usage) and custom clients.
+"""The model-client layer: OpenAIWrapper, config lists, usage, llm_config checks (configuration/), endpoints (endpoint/).
 
 Imports only the layers below (io, cache, exception_utils, token_count_utils, local): never tools, coding or agents.
 """
@@ -6,7 +6,6 @@ Imports only the layers below (io, cache, exception_utils, token_count_utils, lo
 from ..cache import Cache
 from ..cache.keys import get_key
 from .client import OpenAIWrapper
-from .config import ConfigEntry, LLMConfigModel, validate_llm_config
 from .config_list import (
     config_list_from_dotenv,
     config_list_from_json,
@@ -16,9 +15,10 @@ from .config_list import (
     filter_config,
     get_config_list,
 )
+from .configuration.config import ConfigEntry, LLMConfigModel, validate_llm_config
+from .endpoint.openai_client import OpenAIClient
 from .errors import AllEndpointsFailedError, AllEndpointsTimedOutError, EndpointAttempt
 from .model_client import ModelClient
-from .openai_client import OpenAIClient
 from .usage import OAI_PRICE1K, gather_usage_summary
 
 __all__ = [

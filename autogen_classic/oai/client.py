@@ -18,18 +18,10 @@ from ..exception_utils import ModelToolNotSupportedError
 from ..io.base import IOStream
 from ..token_count_utils import count_token
 from .client_utils import FormatterProtocol
-from .config import validate_llm_config
-from .errors import (
-    AllEndpointsFailedError,
-    AllEndpointsTimedOutError,
-    EndpointAttempt,
-    MalformedResponseError,
-    describe_failure,
-)
-from .model_client import ModelClient, PlaceHolderClient
-from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OPEN_API_BASE_URL_PREFIX, OpenAIClient
-from .options import check_options
-from .request import (
+from .configuration.config import validate_llm_config
+from .configuration.options import check_options
+from .endpoint.openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OPEN_API_BASE_URL_PREFIX, OpenAIClient
+from .endpoint.request import (
     LEGACY_CACHE_DIR,
     LEGACY_DEFAULT_CACHE_SEED,
     WRAPPER_KEYS,
@@ -40,6 +32,14 @@ from .request import (
     instantiate,
     prepare_call,
 )
+from .errors import (
+    AllEndpointsFailedError,
+    AllEndpointsTimedOutError,
+    EndpointAttempt,
+    MalformedResponseError,
+    describe_failure,
+)
+from .model_client import ModelClient, PlaceHolderClient
 from .secrets import is_valid_api_key, scrub_exception
 from .usage import OAI_PRICE1K, cost_for_tokens, print_usage_summary, update_usage_summary
 

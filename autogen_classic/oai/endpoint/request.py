@@ -11,9 +11,9 @@ from typing import Any, Union
 from openai.types.chat import ChatCompletion
 from pydantic import BaseModel
 
-from ..cache.disk_cache import DiskCache
-from ..cache.keys import get_key
-from .usage import Price, normalize_price
+from ...cache.disk_cache import DiskCache
+from ...cache.keys import get_key
+from ..usage import Price, normalize_price
 
 __all__ = [
     "LEGACY_CACHE_DIR",

@@ -1,4 +1,7 @@
-"""The ``autogen-classic`` command: ``demo`` runs a group chat, ``serve`` runs the embedded model server."""
+"""The ``autogen-classic`` command (``main``): ``demo`` runs a group chat (demo.py), ``serve`` the embedded model.
+
+The top layer: may import every other part of the package; only ``__main__`` imports it.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +9,18 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from .version import __version__
+from .. import __version__
 
 __all__ = ["build_parser", "main"]
 
 
 def _group_chat_demo(args: argparse.Namespace) -> int:
-    from .agentchat.groupchat.selection.trace import format_selection_log
+    from ..agentchat.groupchat.selection.trace import format_selection_log
+    from ..io import IOStream
+    from ..local import LocalModelUnavailableError
+    from ..oai.configuration.default_config import resolve_default_config
+    from ..oai.usage import gather_usage_summary, usage_summary_lines
     from .demo import DEMO_TASK, build_group_chat_demo
-    from .io import IOStream
-    from .local import LocalModelUnavailableError
-    from .oai.default_config import resolve_default_config
-    from .oai.usage import gather_usage_summary, usage_summary_lines
 
     out = IOStream.get_default()
     try:
@@ -43,8 +46,8 @@ def _group_chat_demo(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     if not args.scripted:
         return _group_chat_demo(args)
+    from ..io import IOStream
     from .demo import run_scripted_two_agent_demo
-    from .io import IOStream
 
     result = run_scripted_two_agent_demo()
     out = IOStream.get_default()
@@ -54,7 +57,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .local import serve_forever
+    from ..local import serve_forever
 
     return serve_forever(args.port)
 

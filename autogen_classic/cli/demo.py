@@ -14,8 +14,8 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .agentchat import AssistantAgent, ConversableAgent, GroupChat, GroupChatManager, UserProxyAgent
-from .agentchat.chat import ChatResult
+from ..agentchat import AssistantAgent, ConversableAgent, GroupChat, GroupChatManager, UserProxyAgent
+from ..agentchat.chat import ChatResult
 
 __all__ = ["DEMO_TASK", "GroupChatDemo", "build_group_chat_demo", "run_scripted_two_agent_demo"]
 
@@ -115,7 +115,7 @@ def _scripted_model(request: dict[str, Any]) -> Optional[str]:
 
 def run_scripted_two_agent_demo() -> ChatResult:
     """An assistant (on a scripted OpenAI-compatible server on 127.0.0.1) writes code, a user proxy runs it."""
-    from .testing.scripted_server import ScriptedOpenAIServer
+    from ..testing.scripted_server import ScriptedOpenAIServer
 
     with ScriptedOpenAIServer() as server, tempfile.TemporaryDirectory(prefix="autogen-classic-demo-") as work_dir:
         server.set_responder(_scripted_model)

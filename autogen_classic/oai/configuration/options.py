@@ -3,7 +3,7 @@
 Shared options (the keyword arguments of ``OpenAIWrapper`` besides ``config_list``, i.e. the
 top level of an ``llm_config``) apply to every endpoint, so they must be settings the client
 knows: a ``chat.completions.create`` argument of the ``openai`` SDK, a client setting or a wrapper
-setting, or a classic provider-specific key (see ``providers``). A misspelt key such as
+setting, or a classic provider-specific key (see ``endpoint.providers``). A misspelt key such as
 ``temprature`` would otherwise reach the server unnoticed (or be refused there, request after
 request). Fields the SDK does not know travel in ``extra_body``.
 """
@@ -15,9 +15,9 @@ import inspect
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS
-from .providers import PROVIDER_OPTION_KEYS
-from .request import WRAPPER_KEYS
+from ..endpoint.openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS
+from ..endpoint.providers import PROVIDER_OPTION_KEYS
+from ..endpoint.request import WRAPPER_KEYS
 
 __all__ = ["accepted_options", "check_options"]
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..exception_utils import InvalidArgumentError
+from ...exception_utils import InvalidArgumentError
 
 __all__ = [
     "OPENAI",

@@ -7,7 +7,7 @@ from typing import Any
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from termcolor import colored
 
-from ..io.base import IOStream
+from ...io.base import IOStream
 
 __all__ = ["StreamAccumulator"]
 
@@ -126,7 +126,7 @@ class StreamAccumulator:
         completion = sum(state.pieces for state in self._choices.values())
         prompt = 0
         try:
-            from ..token_count_utils import count_token
+            from ...token_count_utils import count_token
 
             prompt = int(count_token(params.get("messages", []), str(params.get("model") or "gpt-4o")))
         except Exception:  # noqa: BLE001 - the estimate is best effort; usage is informative only

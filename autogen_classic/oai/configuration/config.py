@@ -23,7 +23,7 @@ from pydantic import (
     field_validator,
 )
 
-from .secrets import is_secret_key
+from ..secrets import is_secret_key
 
 __all__ = [
     "MISSING_MODEL_MESSAGE",

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config_list import config_list_from_json
+from ..config_list import config_list_from_json
 
 __all__ = [
     "DEFAULT_OPENAI_MODEL",
@@ -96,7 +96,7 @@ def _from_openai_key(api_key: str, overrides: dict[str, Any]) -> DefaultConfig:
 
 def _from_embedded(overrides: dict[str, Any]) -> DefaultConfig:
     # Imported here: the embedded model is the last resort and its module is needed only then.
-    from ..local import LocalModelUnavailableError, llm_config
+    from ...local import LocalModelUnavailableError, llm_config
 
     try:
         config = llm_config(**overrides)

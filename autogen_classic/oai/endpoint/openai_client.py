@@ -16,15 +16,15 @@ import openai
 import pydantic
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
-from ..exception_utils import InvalidArgumentError
-from .client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_tools, validate_parameter
-from .errors import MalformedResponseError
+from ...exception_utils import InvalidArgumentError
+from ..client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_tools, validate_parameter
+from ..errors import MalformedResponseError
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
 from .request import response_format_param
-from .secrets import is_valid_api_key
+from ..secrets import is_valid_api_key
 from .streaming import StreamAccumulator
-from .usage import cost_for_tokens
+from ..usage import cost_for_tokens
 
 __all__ = [
     "AZURE_CLIENT_KEYS",

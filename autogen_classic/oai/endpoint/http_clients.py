@@ -27,7 +27,7 @@ from typing import Any
 
 import openai
 
-from .secrets import exception_chain
+from ..secrets import exception_chain
 
 __all__ = [
     "ASYNC_HTTP_ENV",
