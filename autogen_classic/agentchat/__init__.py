@@ -11,7 +11,7 @@ from .assistant_agent import AssistantAgent
 from .chat import ChatResult, a_initiate_chats, initiate_chats
 from .conversable_agent import ConversableAgent
 from .groupchat import GroupChat, GroupChatManager
-from .tool_registry import register_function
+from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
 

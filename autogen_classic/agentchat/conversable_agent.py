@@ -22,9 +22,9 @@ from ..exception_utils import InvalidArgumentTypeError
 from ..io import IOStream, render
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool
-from . import builtin_replies as replies
+from .conversable import builtin_replies as replies
 from .agent import Agent
-from .agent_args import (
+from .conversable.agent_args import (
     check_agent,
     check_description,
     check_init_arguments,
@@ -34,13 +34,13 @@ from .agent_args import (
     shown,
     warn_argument,
 )
-from .agent_run import a_run_with_user, run_with_user
+from .conversable.agent_run import a_run_with_user, run_with_user
 from .chat import DEFAULT_SUMMARY_PROMPT, ChatResult, reflection_with_llm_summary
-from .chat_driver import ChatDriverMixin
-from .messages import invalid_message_error, message_to_dict, to_oai_message
-from .reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
-from .tool_registry import ToolRegistryMixin, assert_valid_name
-from .tool_responses import ToolResponseScan
+from .conversable.chat_driver import ChatDriverMixin
+from .conversable.messages import invalid_message_error, message_to_dict, to_oai_message
+from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
+from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
+from .conversable.tool_responses import ToolResponseScan
 
 # Re-exported: classic code imports these names from this module.
 from .._pydantic import model_dump  # noqa: F401
@@ -55,7 +55,7 @@ from ..tools import load_basemodels_if_needed, serialize_to_str  # noqa: F401
 from ..tools.dependency_injection import ChatContext  # noqa: F401
 from .agent import LLMAgent  # noqa: F401
 from .chat import a_initiate_chats, initiate_chats  # noqa: F401
-from .tool_registry import register_function  # noqa: F401
+from .conversable.tool_registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
 
 __all__ = ["ConversableAgent", "reflection_with_llm_summary"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal, Optional, Union
 
-from .agent_args import unknown_human_input_mode
+from .conversable.agent_args import unknown_human_input_mode
 from .conversable_agent import ConversableAgent
 
 __all__ = ["UserProxyAgent"]

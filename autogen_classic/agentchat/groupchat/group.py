@@ -23,7 +23,7 @@ from ...eligibility import validate_eligibility_policies
 from ...exception_utils import AgentNameConflict, InvalidArgumentTypeError, UndefinedNextAgent
 from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
 from ..agent import Agent
-from ..agent_args import (
+from ..conversable.agent_args import (
     InvalidAttributeTypeError,
     NotAnAgentError,
     check_speaker_selection_method,

@@ -28,7 +28,7 @@ from ....io import IOStream
 from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
-from ...tool_responses import ToolResponseScan
+from ...conversable.tool_responses import ToolResponseScan
 from .role_match import role_matched_agent
 from .state import GroupState
 from .structured import (

@@ -22,7 +22,7 @@ from typing import Any
 
 from ....exception_utils import NoEligibleSpeaker
 from ...agent import Agent
-from ...agent_args import check_speaker_selection_method
+from ...conversable.agent_args import check_speaker_selection_method
 from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice

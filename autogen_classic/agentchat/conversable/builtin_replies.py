@@ -10,16 +10,16 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ..coding.reply import code_execution_reply
-from ..exception_utils import InvalidArgumentError
-from ..io import IOStream, render
-from ..tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
+from ...coding.reply import code_execution_reply
+from ...exception_utils import InvalidArgumentError
+from ...io import IOStream, render
+from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input
 from .tool_responses import unroll_tool_responses
 
 if TYPE_CHECKING:
-    from .agent import Agent
-    from .conversable_agent import ConversableAgent
+    from ..agent import Agent
+    from ..conversable_agent import ConversableAgent
 
 Reply = tuple[bool, Union[str, dict[str, Any], None]]
 

@@ -14,15 +14,15 @@ from collections import defaultdict
 from numbers import Real
 from typing import Any, Callable, Optional, Sequence
 
-from ..exception_utils import (  # noqa: F401 - the error classes are re-exported for the agents
+from ...exception_utils import (  # noqa: F401 - the error classes are re-exported for the agents
     InvalidArgumentError,
     InvalidArgumentTypeError,
     InvalidAttributeTypeError,
     NotAnAgentError,
     UnknownKeyError,
 )
-from ..types import is_agent
-from .agent import Agent
+from ...types import is_agent
+from ..agent import Agent
 from .human_reply import HUMAN_INPUT_MODES
 
 __all__ = [

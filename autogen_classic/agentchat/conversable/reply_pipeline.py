@@ -12,8 +12,8 @@ import inspect
 from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
-from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
-from ..types import Agent, is_agent
+from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
+from ...types import Agent, is_agent
 from . import builtin_replies
 from .nested_chats import register_nested_chats as _register_nested_chats
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ..oai.usage import gather_usage_summary
-from .agent import Agent
+from ...oai.usage import gather_usage_summary
+from ..agent import Agent
 from .agent_args import warn_argument
-from .chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
+from ..chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
 from .messages import invalid_message_error, message_to_dict
 from .reply_pipeline import is_async_reply_function
-from .utils import check_reflection_client, validate_summary_method
+from ..utils import check_reflection_client, validate_summary_method
 
 if TYPE_CHECKING:
-    from .conversable_agent import ConversableAgent
+    from ..conversable_agent import ConversableAgent
 
 __all__ = ["ChatDriverMixin"]
 

@@ -6,11 +6,11 @@ import functools
 import inspect
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .chat import a_initiate_chats, initiate_chats
+from ..chat import a_initiate_chats, initiate_chats
 
 if TYPE_CHECKING:
-    from .agent import Agent
-    from .conversable_agent import ConversableAgent
+    from ..agent import Agent
+    from ..conversable_agent import ConversableAgent
 
 __all__ = ["register_nested_chats", "chats_to_run", "summary_from_nested_chats", "a_summary_from_nested_chats"]
 
