@@ -428,7 +428,13 @@ class GroupChat:
     def _participant_roles(self, agents: list[Agent] | None = None) -> str:
         if agents is None:
             agents = self.agents
+        # "auto" asks for the roles every round: the text is kept while names and descriptions stay the same.
+        key = tuple((agent.name, agent.description) for agent in agents)
+        cached = self.__dict__.get("_roles_text")
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
         roles = []
+        empty = False
         for agent in agents:
             description = agent.description
             if not isinstance(description, str):
@@ -438,11 +444,15 @@ class GroupChat:
                     f"{agent.name!r} must be a str for the GroupChat to present it; got {shown(description)}."
                 )
             if description.strip() == "":
+                empty = True
                 logger.warning(
                     f"The agent '{agent.name}' has an empty description, and may not work well with GroupChat."
                 )
             roles.append(f"{agent.name}: {description}".strip())
-        return "\n".join(roles)
+        text = "\n".join(roles)
+        if not empty:  # an empty description is warned about every time, as in classic AutoGen
+            self.__dict__["_roles_text"] = (key, text)
+        return text
 
     def select_speaker_msg(self, agents: list[Agent] | None = None) -> str:
         """Return the system message for selecting the next speaker.

@@ -34,11 +34,11 @@ from .state import GroupState
 from .structured import (
     addressed_agent,
     candidate_order,
+    declares_structured_output,
     parse_structured_answer,
     selection_response_format,
+    serves_embedded_model_only,
     structured_prompt_messages,
-    uses_role_match,
-    uses_structured_selection,
 )
 from .trace import SelectionAttempt, SelectionRecord
 
@@ -178,6 +178,9 @@ class SpeakerSelectorChat:
     def __init__(self, groupchat: GroupState, llm_config: dict[str, Any]) -> None:
         # A deep snapshot: edits to the group's (or manager's) config, even nested ones, trigger a rebuild.
         self.llm_config_snapshot = copy.deepcopy(llm_config)
+        # What the snapshot says never changes: read once, not on every selection.
+        self._declares_structured = declares_structured_output(self.llm_config_snapshot)
+        self._embedded_only = serves_embedded_model_only(self.llm_config_snapshot)
         self.model_client_cls = groupchat.select_speaker_auto_model_client_cls
         self.checking_agent = ConversableAgent(CHECKING_AGENT_NAME, llm_config=False, human_input_mode="NEVER")
         self.checking_agent.register_reply(
@@ -320,7 +323,10 @@ class SpeakerSelectorChat:
 
     # ------------------------------------------------------------- structured selection
     def _structured(self, groupchat: GroupState) -> bool:
-        return self.structured_rejected is None and uses_structured_selection(groupchat, self.llm_config_snapshot)
+        if self.structured_rejected is not None:
+            return False
+        wanted = groupchat.select_speaker_structured_output
+        return bool(wanted) if wanted is not None else self._declares_structured
 
     def _rule_choice(
         self, groupchat: GroupState, agents: list[Agent], record: SelectionRecord, structured: bool
@@ -332,7 +338,8 @@ class SpeakerSelectorChat:
         if wanted is True or (wanted is None and structured):
             chosen = addressed_agent(last, agents)
             reason, note = "addresses {name} by name", "addresses {name}"
-        if chosen is None and uses_role_match(groupchat, self.llm_config_snapshot):
+        role_match = groupchat.select_speaker_auto_role_match
+        if chosen is None and (self._embedded_only if role_match is None else bool(role_match)):
             chosen = role_matched_agent(last, agents)
             reason, note = "asks for what {name} does (role match)", "asks for {name}'s role"
         if chosen is None:

@@ -34,6 +34,8 @@ __all__ = [
     "parse_structured_answer",
     "selection_response_format",
     "structured_prompt_messages",
+    "declares_structured_output",
+    "serves_embedded_model_only",
     "uses_role_match",
     "uses_structured_selection",
 ]
@@ -55,6 +57,11 @@ def uses_structured_selection(groupchat: GroupState, llm_config: dict[str, Any])
     wanted = groupchat.select_speaker_structured_output
     if wanted is not None:
         return bool(wanted)
+    return declares_structured_output(llm_config)
+
+
+def declares_structured_output(llm_config: dict[str, Any]) -> bool:
+    """Whether every endpoint of ``llm_config`` declares ``structured_output``."""
     entries = llm_config.get("config_list") or [llm_config]
     return all(
         {**llm_config, **entry}.get("structured_output") in STRUCTURED_KINDS
@@ -73,6 +80,11 @@ def uses_role_match(groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
     wanted = groupchat.select_speaker_auto_role_match
     if wanted is not None:
         return bool(wanted)
+    return serves_embedded_model_only(llm_config)
+
+
+def serves_embedded_model_only(llm_config: dict[str, Any]) -> bool:
+    """Whether every endpoint of ``llm_config`` serves the embedded model."""
     from ....local.model_file import MODEL_NAME  # here: the local package is not needed for the other methods
 
     entries = llm_config.get("config_list") or [llm_config]
