@@ -266,6 +266,10 @@ def test_other_api_pages_render_their_objects(site: tuple[Path, subprocess.Compl
 
 # The diagrams each page shows, in page order, with words each must hold.
 PAGE_DIAGRAMS = {
+    "architecture": {
+        "architecture-layers.svg": ["imports", "the group chat: agentchat.groupchat", "ToolAgent protocol",
+                                    "the model client: oai", "types (the Agent protocol)"],
+    },
     "concepts": {
         "concepts-round.svg": ["GroupChatManager", "GroupChat", "groupchat.messages", "select_speaker(last speaker)",
                                "NoEligibleSpeaker", "manager.end_reason", "[termination message, or round max_round]"],

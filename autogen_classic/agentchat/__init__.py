@@ -1,9 +1,7 @@
-"""Agents and chats: the agent core (Agent, ConversableAgent and its parts, chats); the group chat lives in groupchat/.
+"""Agents and chats: the agent core (Agent, ConversableAgent and its parts in conversable/, chats); the group
+chat lives in groupchat/. The core imports tools, coding, oai and the utilities, never groupchat or contrib.
 
-May import tools, coding, oai and the utilities, never groupchat; only the classic faces here re-export it.
-
-Faces (re-export only): this ``__init__`` (the classic ``autogen.agentchat``) and the documented paths
-``speaker_selection``, ``structured_selection``, ``selection_trace`` and ``groupchat_resume``.
+This ``__init__`` is the classic ``autogen.agentchat`` face: it only re-exports, the group chat's names included.
 """
 
 from .agent import Agent, LLMAgent
