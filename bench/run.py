@@ -2,7 +2,8 @@
 
 Sections (in this order; ``--sections`` picks some):
 
-- ``orchestration``: group-chat overhead with an instant model (bench_orchestration.py);
+- ``orchestration``: group-chat overhead with an instant model, the default console printing to
+  ``os.devnull`` (bench_orchestration.py ``--output console``);
 - ``scale``: 50 group chats at once against a scripted server with 100 ms latency (bench_scale.py);
 - ``selection``: "auto" speaker-selection accuracy, structured and classic, on the embedded model
   (bench_selection.py; needs the ``local`` extra);
@@ -35,7 +36,8 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
     if name not in SECTIONS:
         raise ValueError(f"name must be one of {', '.join(SECTIONS)}, got {name!r}")
     if name == "orchestration":
-        return (["--quick"] if quick else []) + (["--compare", compare] if compare else [])
+        # Measured as a script sees it: the default console prints (to os.devnull) in both packages.
+        return ["--output", "console"] + (["--quick"] if quick else []) + (["--compare", compare] if compare else [])
     if name == "selection":
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
     if name == "client":

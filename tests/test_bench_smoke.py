@@ -169,7 +169,7 @@ def test_scale_rejects_bad_input(scale: ModuleType) -> None:
 def test_suite_passes_the_quick_options_to_each_section() -> None:
     suite = _load("bench_run", "run")
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
-    assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--quick", "--compare", "/py"]
+    assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
     with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client"):
         suite.section_argv("everything", quick=True, compare=None)
@@ -180,3 +180,16 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     with IOStream.set_default(stream):
         code, _ = suite.run_section("client", ["--calls", "1"])  # argparse rejects it: exit 2, no crash
     assert code == 2
+
+
+def test_orchestration_console_output_goes_to_devnull_and_keeps_every_round(
+    orchestration: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = orchestration.load_package("autogen_classic")
+    orchestration.output = "console"
+    try:
+        result = orchestration.run_chat(module, "round_robin", 20)
+    finally:
+        orchestration.output = "null"
+    assert result.rounds == 20 and result.in_order == 19
+    assert "Next speaker" not in capsys.readouterr().out  # printed, but to os.devnull
