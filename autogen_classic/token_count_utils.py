@@ -22,6 +22,7 @@ gives the same number.
 from __future__ import annotations
 
 import base64
+import functools
 import importlib.util
 import io
 import json
@@ -226,10 +227,15 @@ def _count_content_parts(parts: list, model: str) -> int:
 _image_warning_given = False
 
 
+@functools.lru_cache(maxsize=1)
+def _pillow_installed() -> bool:
+    return importlib.util.find_spec("PIL") is not None
+
+
 def _image_part_tokens(image_url: dict[str, Any], model: str) -> int:
     """An image part's tokens, as the classic count: 0 without Pillow or for a model that takes no images."""
     global _image_warning_given
-    if importlib.util.find_spec("PIL") is None:
+    if not _pillow_installed():
         if not _image_warning_given:
             logger.warning('Pillow is not installed: images count 0 tokens (pip install "autogen-classic[test]" has it).')
             _image_warning_given = True
@@ -347,7 +353,7 @@ def num_tokens_from_gpt_image(
     Raises:
         ValueError: the model is not a vision model listed above.
     """
-    if importlib.util.find_spec("PIL") is None:  # as in the classic package without Pillow
+    if not _pillow_installed():  # as in the classic package without Pillow
         return 0
     if any(name in model for name in ("gpt-4-vision", "gpt-4-turbo", "gpt-4v", "gpt-4-v")):
         params = _IMAGE_PARAMS["gpt-4-vision"]

@@ -14,22 +14,13 @@ from collections import defaultdict
 from numbers import Real
 from typing import Any, Callable, Optional, Sequence
 
-from ...exception_utils import (  # noqa: F401 - the error classes are re-exported for the agents
-    InvalidArgumentError,
-    InvalidArgumentTypeError,
-    InvalidAttributeTypeError,
-    NotAnAgentError,
-    UnknownKeyError,
-)
+from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidAttributeTypeError, UnknownKeyError
 from ...types import is_agent
 from ..agent import Agent
 from .human_reply import HUMAN_INPUT_MODES
 
 __all__ = [
     "HUMAN_INPUT_MODES",
-    "InvalidAttributeTypeError",
-    "NotAnAgentError",
-    "UnknownKeyError",
     "check_agent",
     "check_description",
     "check_human_input_mode",

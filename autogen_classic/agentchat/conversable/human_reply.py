@@ -10,18 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-__all__ = ["HUMAN_INPUT_MODES", "HumanInputPlan", "plan_human_input", "human_reply_message", "validate_human_input_mode"]
+__all__ = ["HUMAN_INPUT_MODES", "HumanInputPlan", "plan_human_input", "human_reply_message"]
 
 HUMAN_INPUT_MODES = ("ALWAYS", "TERMINATE", "NEVER")
-
-
-def validate_human_input_mode(human_input_mode: Any) -> str:
-    """Return the mode in upper case, or raise naming the accepted values."""
-    if isinstance(human_input_mode, str) and human_input_mode.upper() in HUMAN_INPUT_MODES:
-        return human_input_mode.upper()
-    raise ValueError(
-        f"human_input_mode must be one of 'ALWAYS', 'TERMINATE' or 'NEVER'; got {human_input_mode!r}."
-    )
 
 
 @dataclass(frozen=True)

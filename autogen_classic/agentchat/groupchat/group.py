@@ -20,16 +20,16 @@ from typing import Any, ClassVar, Literal
 
 from ...coding.utils import content_str
 from ...eligibility import validate_eligibility_policies
-from ...exception_utils import AgentNameConflict, InvalidArgumentTypeError, UndefinedNextAgent
-from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
-from ..agent import Agent
-from ..conversable.agent_args import (
+from ...exception_utils import (
+    AgentNameConflict,
+    InvalidArgumentTypeError,
     InvalidAttributeTypeError,
     NotAnAgentError,
-    check_speaker_selection_method,
-    shown,
-    warn_argument,
+    UndefinedNextAgent,
 )
+from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from ..agent import Agent
+from ..conversable.agent_args import check_speaker_selection_method, shown, warn_argument
 from ..contrib.capabilities.transform_messages import TransformMessages
 from ..conversable_agent import ConversableAgent
 from .selection import pipeline

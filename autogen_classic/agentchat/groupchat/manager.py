@@ -17,7 +17,8 @@ from termcolor import colored
 from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
 from ...io import IOStream, render
 from ..agent import Agent
-from ..conversable.agent_args import InvalidAttributeTypeError, printable_name, shown, warn_argument
+from ...exception_utils import InvalidAttributeTypeError
+from ..conversable.agent_args import printable_name, shown, warn_argument
 from ..conversable_agent import ConversableAgent
 from . import resume as resume_helpers
 from .clear_history import apply_clear_history, parse_clear_history

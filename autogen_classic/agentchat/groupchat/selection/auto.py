@@ -38,6 +38,7 @@ from .structured import (
     parse_structured_answer,
     selection_response_format,
     serves_embedded_model_only,
+    setting_or,
     structured_prompt_messages,
 )
 from .trace import SelectionAttempt, SelectionRecord
@@ -323,10 +324,9 @@ class SpeakerSelectorChat:
 
     # ------------------------------------------------------------- structured selection
     def _structured(self, groupchat: GroupState) -> bool:
-        if self.structured_rejected is not None:
-            return False
-        wanted = groupchat.select_speaker_structured_output
-        return bool(wanted) if wanted is not None else self._declares_structured
+        return self.structured_rejected is None and setting_or(
+            groupchat.select_speaker_structured_output, self._declares_structured
+        )
 
     def _rule_choice(
         self, groupchat: GroupState, agents: list[Agent], record: SelectionRecord, structured: bool
@@ -338,8 +338,7 @@ class SpeakerSelectorChat:
         if wanted is True or (wanted is None and structured):
             chosen = addressed_agent(last, agents)
             reason, note = "addresses {name} by name", "addresses {name}"
-        role_match = groupchat.select_speaker_auto_role_match
-        if chosen is None and (self._embedded_only if role_match is None else bool(role_match)):
+        if chosen is None and setting_or(groupchat.select_speaker_auto_role_match, self._embedded_only):
             chosen = role_matched_agent(last, agents)
             reason, note = "asks for what {name} does (role match)", "asks for {name}'s role"
         if chosen is None:

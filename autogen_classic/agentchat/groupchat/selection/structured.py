@@ -36,6 +36,7 @@ __all__ = [
     "structured_prompt_messages",
     "declares_structured_output",
     "serves_embedded_model_only",
+    "setting_or",
     "uses_role_match",
     "uses_structured_selection",
 ]
@@ -54,20 +55,7 @@ def uses_structured_selection(groupchat: GroupState, llm_config: dict[str, Any])
     ``select_speaker_structured_output`` decides when set (True/False); when None, structured
     selection is used if every endpoint of ``llm_config`` declares ``structured_output``.
     """
-    wanted = groupchat.select_speaker_structured_output
-    if wanted is not None:
-        return bool(wanted)
-    return declares_structured_output(llm_config)
-
-
-def declares_structured_output(llm_config: dict[str, Any]) -> bool:
-    """Whether every endpoint of ``llm_config`` declares ``structured_output``."""
-    entries = llm_config.get("config_list") or [llm_config]
-    return all(
-        {**llm_config, **entry}.get("structured_output") in STRUCTURED_KINDS
-        for entry in entries
-        if isinstance(entry, dict)
-    )
+    return setting_or(groupchat.select_speaker_structured_output, declares_structured_output(llm_config))
 
 
 def uses_role_match(groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
@@ -77,18 +65,30 @@ def uses_role_match(groupchat: GroupState, llm_config: dict[str, Any]) -> bool:
     serves the embedded model, whose own reading of role-only hand-offs is close to chance. Larger
     models read them well, so their choice is not second-guessed by word overlap.
     """
-    wanted = groupchat.select_speaker_auto_role_match
-    if wanted is not None:
-        return bool(wanted)
-    return serves_embedded_model_only(llm_config)
+    return setting_or(groupchat.select_speaker_auto_role_match, serves_embedded_model_only(llm_config))
+
+
+def setting_or(setting: Any, default: bool) -> bool:
+    """A group chat's True/False setting, or ``default`` when it is None (decided by the model configuration)."""
+    return default if setting is None else bool(setting)
+
+
+def _endpoints(llm_config: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each endpoint of ``llm_config`` with the shared keys filled in."""
+    entries = llm_config.get("config_list") or [llm_config]
+    return [{**llm_config, **entry} for entry in entries if isinstance(entry, dict)]
+
+
+def declares_structured_output(llm_config: dict[str, Any]) -> bool:
+    """Whether every endpoint of ``llm_config`` declares ``structured_output``."""
+    return all(endpoint.get("structured_output") in STRUCTURED_KINDS for endpoint in _endpoints(llm_config))
 
 
 def serves_embedded_model_only(llm_config: dict[str, Any]) -> bool:
-    """Whether every endpoint of ``llm_config`` serves the embedded model."""
+    """Whether every endpoint of ``llm_config`` serves the embedded model (and there is one)."""
     from ....local.model_file import MODEL_NAME  # here: the local package is not needed for the other methods
 
-    entries = llm_config.get("config_list") or [llm_config]
-    models = [{**llm_config, **entry}.get("model") for entry in entries if isinstance(entry, dict)]
+    models = [endpoint.get("model") for endpoint in _endpoints(llm_config)]
     return bool(models) and all(model == MODEL_NAME for model in models)
 
 
