@@ -233,7 +233,7 @@ def check_speaker_selection_method(method: Any, valid: Sequence[str] = SPEAKER_S
     Raises where the classic package did when selecting: ``ValueError`` for an unknown name,
     ``AttributeError`` (here also a ``TypeError``) for a value that is not a str.
     """
-    if callable(method):
+    if callable(method) or (isinstance(method, str) and method in valid):  # every selection asks: answer fast
         return
     classic = (
         f"GroupChat speaker_selection_method is set to '{method}'. It should be one of {valid} (case insensitive). "

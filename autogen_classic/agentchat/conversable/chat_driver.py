@@ -129,14 +129,7 @@ class ChatDriverMixin:
         try:
             if isinstance(max_turns, int):
                 self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                for turn in range(max_turns):
-                    if turn == 0:
-                        first = self._first_message(recipient, message, kwargs)
-                    else:
-                        first = self.generate_reply(messages=self.chat_messages[recipient], sender=recipient)
-                    if first is None:
-                        break
-                    self.send(first, recipient, request_reply=True, silent=silent)
+                self._run_turns(recipient, self._first_message(recipient, message, kwargs), max_turns, silent)
             else:
                 self._prepare_chat(recipient, clear_history)
                 self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
@@ -164,14 +157,8 @@ class ChatDriverMixin:
         try:
             if isinstance(max_turns, int):
                 self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                for turn in range(max_turns):
-                    if turn == 0:
-                        first = await self._a_first_message(recipient, message, kwargs)
-                    else:
-                        first = await self.a_generate_reply(messages=self.chat_messages[recipient], sender=recipient)
-                    if first is None:
-                        break
-                    await self.a_send(first, recipient, request_reply=True, silent=silent)
+                first = await self._a_first_message(recipient, message, kwargs)
+                await self._a_run_turns(recipient, first, max_turns, silent)
             else:
                 self._prepare_chat(recipient, clear_history)
                 await self.a_send(await self._a_first_message(recipient, message, kwargs), recipient, silent=silent)
@@ -179,6 +166,30 @@ class ChatDriverMixin:
             self._return_cache(recipient)
             raise
         return self._chat_result(recipient, summary_method, summary_args, cache)
+
+    def _run_turns(self, recipient: "ConversableAgent", first: Any, max_turns: int, silent: Optional[bool]) -> None:
+        """Send ``first`` and then this agent's replies, one per turn, for at most ``max_turns`` turns.
+
+        The turn loop of ``initiate_chat(max_turns=...)``, without its argument checks or result; the
+        chat must already be prepared (``_prepare_chat`` with ``reply_at_receive=False``).
+        """
+        for turn in range(max_turns):
+            if turn:
+                first = self.generate_reply(messages=self.chat_messages[recipient], sender=recipient)
+            if first is None:
+                return
+            self.send(first, recipient, request_reply=True, silent=silent)
+
+    async def _a_run_turns(
+        self, recipient: "ConversableAgent", first: Any, max_turns: int, silent: Optional[bool]
+    ) -> None:
+        """(async) See ``_run_turns``."""
+        for turn in range(max_turns):
+            if turn:
+                first = await self.a_generate_reply(messages=self.chat_messages[recipient], sender=recipient)
+            if first is None:
+                return
+            await self.a_send(first, recipient, request_reply=True, silent=silent)
 
     def _first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
         if callable(message):

@@ -461,8 +461,10 @@ class GroupChat:
         """
         if agents is None:
             agents = self.agents
-        agentlist = f"{[agent.name for agent in agents]}"
-        return self.select_speaker_message_template.format(roles=self._participant_roles(agents), agentlist=agentlist)
+        roles = self._participant_roles(agents)  # first: it warns about empty descriptions every time
+        template = self.select_speaker_message_template
+        return self._formatted("_select_msg_text", template, agents, lambda agentlist: template.format(
+            roles=roles, agentlist=agentlist), roles)
 
     def select_speaker_prompt(self, agents: list[Agent] | None = None) -> str | None:
         """Return the floating prompt selecting the next speaker. This is always the *last* message in the context.
@@ -473,7 +475,22 @@ class GroupChat:
             return None
         if agents is None:
             agents = self.agents
-        return self.select_speaker_prompt_template.format(agentlist=f"{[agent.name for agent in agents]}")
+        template = self.select_speaker_prompt_template
+        return self._formatted("_select_prompt_text", template, agents, lambda agentlist: template.format(
+            agentlist=agentlist))
+
+    def _formatted(self, slot: str, template: Any, agents: list[Agent], fill: Any, *extra: Any) -> str:
+        """``fill(agentlist)``, kept in ``slot`` while the template, the agents' names and ``extra`` stay the same.
+
+        "auto" asks for the selection texts every round; they change only with the settings.
+        """
+        key = (template, tuple(agent.name for agent in agents), *extra)
+        cached = self.__dict__.get(slot)
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
+        text = fill(f"{[name for name in key[1]]}")
+        self.__dict__[slot] = (key, text)
+        return text  # type: ignore[no-any-return]
 
     def introductions_msg(self, agents: list[Agent] | None = None) -> str:
         """Return the introduction message: ``DEFAULT_INTRO_MSG`` followed by every agent and its description."""

@@ -247,16 +247,11 @@ class SpeakerSelectorChat:
             transforms.add_to_agent(self.speaker_selection_agent)
         self._transforms = transforms
 
-    def _chat_kwargs(self, groupchat: GroupState, start: dict[str, Any]) -> dict[str, Any]:
+    def _turns(self, groupchat: GroupState) -> tuple[int, bool]:
+        """The nested chat's turn limit (a prompt and an answer per attempt) and whether it prints."""
         assert self._session is not None
-        return {
-            "cache": None,  # selections are never answered from a cache
-            "message": start,
-            "max_turns": 2 * max(1, self._session.max_attempts),
-            "clear_history": False,
-            "silent": not groupchat.select_speaker_auto_verbose,
-            "summary_method": None,
-        }
+        self.checking_agent._prepare_chat(self.speaker_selection_agent, False, reply_at_receive=False)
+        return 2 * max(1, self._session.max_attempts), not groupchat.select_speaker_auto_verbose
 
     def run(
         self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
@@ -281,7 +276,9 @@ class SpeakerSelectorChat:
                     return chosen
             start = self._begin(groupchat, messages, agents, record)
             try:
-                self.checking_agent.initiate_chat(self.speaker_selection_agent, **self._chat_kwargs(groupchat, start))
+                # The classic nested chat, run turn by turn: its result is never read, so none is built.
+                # Neither agent has a cache, so selections are never answered from one.
+                self.checking_agent._run_turns(self.speaker_selection_agent, start, *self._turns(groupchat))
             except BaseException:
                 self._end_session()
                 raise
@@ -312,9 +309,7 @@ class SpeakerSelectorChat:
                     return chosen
             start = self._begin(groupchat, messages, agents, record)
             try:
-                await self.checking_agent.a_initiate_chat(
-                    self.speaker_selection_agent, **self._chat_kwargs(groupchat, start)
-                )
+                await self.checking_agent._a_run_turns(self.speaker_selection_agent, start, *self._turns(groupchat))
             except BaseException:
                 self._end_session()
                 raise
