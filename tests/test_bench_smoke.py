@@ -100,6 +100,28 @@ def test_orchestration_memory_and_report(orchestration: ModuleType) -> None:
     assert any(line.startswith("auto") and line.endswith("1.00x") for line in lines)  # a run against itself
 
 
+def test_orchestration_compare_alternates_passes_and_keeps_the_fastest(orchestration: ModuleType) -> None:
+    def run(method: str, seconds: float) -> dict:
+        return {"method": method, "size": 20, "rounds": 20, "seconds": seconds}
+
+    passes = [
+        {"package": "p", "memory": [{"method": "auto"}], "runs": [run("auto", 2.0), run("round_robin", 1.0)]},
+        {"package": "p", "memory": [], "runs": [run("auto", 1.5), run("round_robin", 1.2)]},
+    ]
+    best = orchestration._fastest(passes)
+    assert best["repeat"] == 2 and best["memory"] == [{"method": "auto"}]  # memory from the first pass only
+    assert {r["method"]: r["seconds"] for r in best["runs"]} == {"auto": 1.5, "round_robin": 1.0}
+
+    # Both sides really run, alternately: the "reference" here is this package in a subprocess.
+    ours, theirs = orchestration.alternate_runs(
+        sys.executable, "autogen_classic", "autogen_classic", [12], ["round_robin"], 0, 2
+    )
+    assert ours["repeat"] == theirs["repeat"] == 2
+    assert [(r["method"], r["rounds"]) for r in ours["runs"]] == [("round_robin", 12)]
+    assert [(r["method"], r["rounds"]) for r in theirs["runs"]] == [("round_robin", 12)]
+    assert theirs["package"] == "autogen_classic" and theirs["memory"] == []
+
+
 def test_orchestration_rejects_bad_input(orchestration: ModuleType) -> None:
     module = orchestration.load_package("autogen_classic")
     with pytest.raises(ValueError, match="method must be one of round_robin, random, auto"):

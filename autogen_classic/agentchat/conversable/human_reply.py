@@ -28,6 +28,8 @@ def plan_human_input(
     mode: str, *, is_termination: bool, auto_replies: int, max_auto_replies: int, agent_name: str, sender_name: str
 ) -> HumanInputPlan:
     """Decide whether the chat stops, whether to ask the human, and with which prompt."""
+    if mode == "NEVER" and not is_termination and auto_replies < max_auto_replies:
+        return _CARRY_ON  # the common case of every model reply: decided without building prompts
     stop_prompt = f"Please give feedback to {sender_name}. Press enter or type 'exit' to stop the conversation: "
     if mode == "ALWAYS":
         return HumanInputPlan(
@@ -49,7 +51,10 @@ def plan_human_input(
         if mode == "NEVER":
             return HumanInputPlan(stop=True)
         return HumanInputPlan(prompt=stop_prompt, stop_if_empty=True)
-    return HumanInputPlan()
+    return _CARRY_ON
+
+
+_CARRY_ON = HumanInputPlan()  # frozen, so one instance serves every "go on without asking"
 
 
 def human_reply_message(reply: str, last_message: dict[str, Any]) -> dict[str, Any]:
