@@ -28,7 +28,7 @@ def plan_human_input(
     mode: str, *, is_termination: bool, auto_replies: int, max_auto_replies: int, agent_name: str, sender_name: str
 ) -> HumanInputPlan:
     """Decide whether the chat stops, whether to ask the human, and with which prompt."""
-    if mode == "NEVER" and not is_termination and auto_replies < max_auto_replies:
+    if mode == "NEVER" and not is_termination and not auto_replies >= max_auto_replies:  # ">=": the classic error
         return _CARRY_ON  # the common case of every model reply: decided without building prompts
     stop_prompt = f"Please give feedback to {sender_name}. Press enter or type 'exit' to stop the conversation: "
     if mode == "ALWAYS":
