@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .exception_utils import InvalidArgumentError, InvalidStateError
-from .io.base import IOStream
+from .messages.emit import emit_print
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -221,7 +221,7 @@ def is_equiv(str1: Optional[str], str2: Optional[str]) -> float:
         str2: the other answer.
     """
     if str1 is None and str2 is None:
-        IOStream.get_default().print("WARNING: Both None")
+        emit_print("WARNING: Both None")
         return 1.0
     if str1 is None or str2 is None:
         return 0.0

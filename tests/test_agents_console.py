@@ -11,7 +11,8 @@ import pytest
 from termcolor import can_colorize
 
 from autogen_classic import ConversableAgent, IOStream
-from autogen_classic.io import render
+from autogen_classic.messages import agent_messages as events
+from autogen_classic.messages.emit import emit
 from autogen_classic.testing.io import ScriptedIOStream
 
 SEP = "-" * 80
@@ -60,12 +61,18 @@ def test_tool_responses_layout(console: ScriptedIOStream) -> None:
     )
 
 
-def test_render_takes_an_explicit_stream() -> None:
+def test_events_go_to_an_explicit_stream() -> None:
     stream = ScriptedIOStream()
-    render.received_message({"content": "hi"}, "alice", "bob", iostream=stream)
-    render.using_auto_reply(stream)
-    render.no_human_input(stream)
-    render.new_chat("msg", "carry", verbose=True, iostream=stream)
+    event_cls, fields = events.received_message_fields({"content": "hi"}, "alice", "bob")
+    emit(event_cls, stream, **fields)
+    emit(events.UsingAutoReplyMessage, stream, human_input_mode="ALWAYS", sender_name="alice", recipient_name="bob")
+    emit(events.TerminationAndHumanReplyMessage, stream, no_human_input_msg="NO HUMAN INPUT RECEIVED.",
+         sender_name="alice", recipient_name="bob")
+    emit(events.PostCarryoverProcessingMessage, stream, carryover="carry", message="msg", verbose=True,
+         sender_name="alice", recipient_name="bob", summary_method="last_msg", summary_args=None, max_turns=None)
+    assert [type(e).__name__ for e in stream.events] == [
+        "TextMessage", "UsingAutoReplyMessage", "TerminationAndHumanReplyMessage", "PostCarryoverProcessingMessage"
+    ]
     stars = "*" * 80
     assert stream.output == (
         f"alice (to bob):\n\nhi\n\n{SEP}\n"

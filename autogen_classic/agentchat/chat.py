@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from openai import BadRequestError
 
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
-from ..io import IOStream, render
+from ..io import IOStream
+from ..messages.agent_messages import PostCarryoverProcessingMessage
+from ..messages.emit import emit
 from ..oai.errors import AllEndpointsFailedError
 from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method
 
@@ -184,7 +186,12 @@ def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str
             else "Dict: " + str(message) if isinstance(message, dict)
             else "None"
         )
-        render.new_chat(shown, carryover_text(info["carryover"]), bool(info.get("verbose", False)))
+        emit(
+            PostCarryoverProcessingMessage, carryover=carryover_text(info["carryover"]), message=shown,
+            verbose=bool(info.get("verbose", False)), sender_name=getattr(info.get("sender"), "name", ""),
+            recipient_name=getattr(info.get("recipient"), "name", ""), summary_method=str(info.get("summary_method")),
+            summary_args=info.get("summary_args"), max_turns=info.get("max_turns"),
+        )
     return info
 
 

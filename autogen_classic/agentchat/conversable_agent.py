@@ -19,7 +19,15 @@ from typing import Any, Callable, Literal, Optional, TypeVar, Union
 from ..coding.reply import local_run_code, resolve_code_execution_config, run_code_blocks
 from ..coding.utils import content_str
 from ..exception_utils import InvalidArgumentTypeError
-from ..io import IOStream, render
+from ..io import IOStream
+from ..messages.agent_messages import (
+    ClearConversableAgentHistoryMessage,
+    ClearConversableAgentHistoryWarningMessage,
+    ConversableAgentUsageSummaryMessage,
+    ConversableAgentUsageSummaryNoCostIncurredMessage,
+    received_message_fields,
+)
+from ..messages.emit import emit
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool
 from .conversable import builtin_replies as replies
@@ -393,7 +401,8 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         message = message_to_dict(message)
         if message.get("content") is not None and "context" in message and callable(message["content"]):
             message = {**message, "content": message["content"](message["context"])}
-        render.received_message(message, sender_name, recipient_name)
+        event_cls, fields = received_message_fields(message, sender_name, recipient_name)
+        emit(event_cls, **fields)
 
     def _process_received_message(self, message: Any, sender: Agent, silent: Optional[bool]) -> None:
         as_dict = message_to_dict(message)
@@ -510,7 +519,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         if recipient is not None:
             self._oai_messages[recipient].clear()
             if nr_messages_to_preserve:
-                render.preserve_ignored_warning()
+                emit(ClearConversableAgentHistoryWarningMessage, recipient_name=getattr(recipient, "name", ""))
             return
         if not nr_messages_to_preserve:
             self._oai_messages.clear()
@@ -522,16 +531,17 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
                 keep += 1
                 extra_kept += 1
             self._oai_messages[key] = conversation[-keep:]
-        render.preserving_tool_message(self.name, extra_kept)
+        if extra_kept:
+            emit(ClearConversableAgentHistoryMessage, agent_name=self.name, recipient_name=self.name,
+                 no_messages_preserved=extra_kept)
 
     # ----------------------------------------------------------------- usage
     def print_usage_summary(self, mode: Union[str, list[str]] = ["actual", "total"]) -> None:
         """Print the model usage of this agent."""
-        out = IOStream.get_default()
         if self.client is None:
-            out.print(f"No cost incurred from agent '{self.name}'.")
+            emit(ConversableAgentUsageSummaryNoCostIncurredMessage, recipient_name=self.name)
         else:
-            out.print(f"Agent '{self.name}':")
+            emit(ConversableAgentUsageSummaryMessage, recipient_name=self.name)
             self.client.print_usage_summary(mode)
 
     def get_actual_usage(self) -> Optional[dict[str, Any]]:

@@ -17,6 +17,7 @@ __all__ = ["build_parser", "main"]
 def _group_chat_demo(args: argparse.Namespace) -> int:
     from ..agentchat.groupchat.selection.trace import format_selection_log
     from ..io import IOStream
+    from ..messages.emit import emit_print
     from ..local import LocalModelUnavailableError
     from ..oai.configuration.default_config import resolve_default_config
     from ..oai.usage import gather_usage_summary, usage_summary_lines
@@ -26,20 +27,20 @@ def _group_chat_demo(args: argparse.Namespace) -> int:
     try:
         default = resolve_default_config()
     except (LocalModelUnavailableError, ValueError) as err:
-        out.print(f"Error: {err}")
+        emit_print(f"Error: {err}", iostream=out)
         return 1
-    out.print(default.description)
+    emit_print(default.description, iostream=out)
     demo = build_group_chat_demo(default.llm_config, manual=args.manual, max_round=args.max_round)
     demo.user_proxy.initiate_chat(demo.manager, message=args.task or DEMO_TASK)
 
-    out.print("\nSpeaker selection:")
-    out.print(format_selection_log(demo.groupchat.selection_log))
+    emit_print("\nSpeaker selection:", iostream=out)
+    emit_print(format_selection_log(demo.groupchat.selection_log), iostream=out)
     usage = gather_usage_summary([*demo.agents, demo.manager])
-    out.print("\nUsage (agents and speaker selection):")
+    emit_print("\nUsage (agents and speaker selection):", iostream=out)
     for line in usage_summary_lines(
         usage["usage_excluding_cached_inference"], usage["usage_including_cached_inference"], "total"
     ):
-        out.print(line)
+        emit_print(line, iostream=out)
     return 0
 
 
@@ -47,12 +48,13 @@ def _demo(args: argparse.Namespace) -> int:
     if not args.scripted:
         return _group_chat_demo(args)
     from ..io import IOStream
+    from ..messages.emit import emit_print
     from .demo import run_scripted_two_agent_demo
 
     result = run_scripted_two_agent_demo()
     out = IOStream.get_default()
-    out.print(f"\nSummary: {result.summary.strip()}")
-    out.print(f"Messages: {len(result.chat_history)}")
+    emit_print(f"\nSummary: {result.summary.strip()}", iostream=out)
+    emit_print(f"Messages: {len(result.chat_history)}", iostream=out)
     return 0
 
 

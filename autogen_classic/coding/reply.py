@@ -13,9 +13,9 @@ from collections.abc import MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
-from termcolor import colored
-
 from ..io.base import IOStream
+from ..messages.agent_messages import ExecuteCodeBlockMessage, GenerateCodeExecutionReplyMessage
+from ..messages.emit import emit
 from .base import CodeBlock, CodeExecutor
 from .config import resolve_code_execution_config, validate_last_n_messages
 from .execute import WORKING_DIR, execute_code
@@ -127,9 +127,7 @@ def run_code_blocks(
         lang, code = (block.language, block.code) if isinstance(block, CodeBlock) else block
         if not lang:
             lang = infer_lang(code)
-        iostream.print(
-            colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {index} (inferred language is {lang})...", "red"), flush=True
-        )
+        emit(ExecuteCodeBlockMessage, iostream, code=code, language=lang, code_block_count=index, recipient_name="")
         image: Optional[str] = None
         if lang in SHELL_LANGUAGES:
             exitcode, logs, image = runner(code, lang=lang, **kwargs)
@@ -230,11 +228,8 @@ def _executor_of(config: MutableMapping[str, Any]) -> Optional[CodeExecutor]:
 
 
 def _print_executor_banner(iostream: IOStream, languages: list[str]) -> None:
-    if len(languages) == 1:
-        text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {languages[0]})..."
-    else:
-        text = f"\n>>>>>>>> EXECUTING {len(languages)} CODE BLOCKS (inferred languages are [{', '.join(languages)}])..."
-    iostream.print(colored(text, "red"), flush=True)
+    emit(GenerateCodeExecutionReplyMessage, iostream, code_block_languages=list(languages), sender_name=None,
+         recipient_name="")
 
 
 def _filename_comment(code: str, work_dir: Any) -> Optional[str]:

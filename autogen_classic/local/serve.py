@@ -8,6 +8,7 @@ from types import FrameType
 from typing import Any
 
 from ..io.base import IOStream
+from ..messages.emit import emit_print
 from .model_file import LocalModelUnavailableError
 from .server import EmbeddedServerError
 from .shared import BASE_URL_ENV, start_server, stop_server
@@ -33,11 +34,11 @@ def serve_forever(port: int | None = None, out: IOStream | None = None) -> int:
     try:
         server = start_server(port)
     except (LocalModelUnavailableError, EmbeddedServerError, TimeoutError, ValueError) as err:
-        out.print(f"Error: {err}", flush=True)
+        emit_print(f"Error: {err}", iostream=out)
         return 1
-    out.print(f"Serving SmolLM2-135M-Instruct at {server.base_url}")
-    out.print(f"Use it from other processes with {BASE_URL_ENV}={server.base_url}")
-    out.print("Press Ctrl-C to stop.", flush=True)
+    emit_print(f"Serving SmolLM2-135M-Instruct at {server.base_url}", iostream=out)
+    emit_print(f"Use it from other processes with {BASE_URL_ENV}={server.base_url}", iostream=out)
+    emit_print("Press Ctrl-C to stop.", iostream=out)
 
     stop_requested = threading.Event()
 
@@ -52,7 +53,7 @@ def serve_forever(port: int | None = None, out: IOStream | None = None) -> int:
         while not stop_requested.wait(0.5):
             if not server.is_alive():
                 tail = server.log_tail()
-                out.print(f"Error: the embedded model server stopped unexpectedly. End of its log:\n{tail}")
+                emit_print(f"Error: the embedded model server stopped unexpectedly. End of its log:\n{tail}", iostream=out)
                 status = 1
                 break
     except KeyboardInterrupt:
@@ -62,5 +63,5 @@ def serve_forever(port: int | None = None, out: IOStream | None = None) -> int:
             signal.signal(signal.SIGTERM, previous)
         stop_server()
     if status == 0:
-        out.print("Stopped.", flush=True)
+        emit_print("Stopped.", iostream=out)
     return status

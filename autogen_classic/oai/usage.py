@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..io.base import IOStream
+from ..messages.client_messages import UsageSummaryMessage, mode_name, usage_summary_lines
+from ..messages.emit import send_to
 
 __all__ = [
     "OAI_PRICE1K",
@@ -170,68 +172,12 @@ def update_usage_summary(summary: dict[str, Any] | None, usage: dict[str, Any] |
     return summary
 
 
-def _summary_block(summary: dict[str, Any] | None, usage_type: str) -> list[str]:
-    models = {k: v for k, v in (summary or {}).items() if k != "total_cost"}
-    if not models:
-        return ["No actual cost incurred (all completions are using cache)."]
-    word = "including" if usage_type == "total" else "excluding"
-    lines = [f"Usage summary {word} cached usage: ", f"Total cost: {round(summary['total_cost'], 5)}"]  # type: ignore[index]
-    for model, data in models.items():
-        lines.append(
-            f"* Model '{model}': cost: {round(data['cost'], 5)}, prompt_tokens: {data['prompt_tokens']}, "
-            f"completion_tokens: {data['completion_tokens']}, total_tokens: {data['total_tokens']}"
-        )
-    return lines
-
-
-def _mode_name(mode: str | Iterable[str]) -> str:
-    error = f'Invalid mode: {mode!r}, choose from "actual", "total", ["actual", "total"]'
-    if isinstance(mode, str):
-        if mode not in ("actual", "total", "both"):
-            raise ValueError(error)
-        return mode
-    chosen = list(mode)
-    if not chosen or len(chosen) > 2 or any(m not in ("actual", "total") for m in chosen):
-        raise ValueError(error)
-    return "both" if set(chosen) == {"actual", "total"} else chosen[0]
-
-
-def usage_summary_lines(
-    actual: dict[str, Any] | None, total: dict[str, Any] | None, mode: str | Iterable[str] = ("actual", "total")
-) -> list[str]:
-    """Return the lines ``print_usage_summary`` prints.
-
-    Args:
-        actual: the summary excluding cache hits.
-        total: the summary including cache hits.
-        mode: "actual", "total", "both", or a list of "actual"/"total".
-    """
-    name = _mode_name(mode)
-    if total is None:
-        return ['No usage summary. Please call "create" first.']
-    rule = "-" * 100
-    lines = [rule]
-    if name == "both":
-        lines += _summary_block(actual, "actual") + [""]
-        if actual == total:
-            lines.append(
-                "All completions are non-cached: the total cost with cached completions is the same as actual cost."
-            )
-        else:
-            lines += _summary_block(total, "total")
-    else:
-        lines += _summary_block(total if name == "total" else actual, name)
-    return lines + [rule]
-
-
 def print_usage_summary(
     actual: dict[str, Any] | None, total: dict[str, Any] | None, mode: str | Iterable[str] = ("actual", "total")
 ) -> None:
     """Print a usage summary through the default ``IOStream`` (see ``usage_summary_lines``)."""
-    lines = usage_summary_lines(actual, total, mode)
-    stream = IOStream.get_default()
-    for line in lines:
-        stream.print(line, flush=True)
+    send_to(IOStream.get_default(), UsageSummaryMessage(
+        actual_usage_summary=actual, total_usage_summary=total, mode=mode_name(mode)))
 
 
 def _add_into(target: dict[str, Any], summary: dict[str, Any] | None) -> None:

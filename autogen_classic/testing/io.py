@@ -30,12 +30,18 @@ class ScriptedIOStream:
         self.echo = echo
         self.prompts: List[str] = []
         self.chunks: List[str] = []
+        self.events: List[Any] = []  # the events sent, in order (``send``)
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
         text = sep.join(str(o) for o in objects) + end
         self.chunks.append(text)
         if self.echo:
             print(text, end="")
+
+    def send(self, message: Any) -> None:
+        """Record an event (``events``) and print it as the console would."""
+        self.events.append(message)
+        message.print(self.print)
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         self.prompts.append(prompt)
@@ -71,3 +77,4 @@ class ScriptedIOStream:
     def clear(self) -> None:
         self.chunks.clear()
         self.prompts.clear()
+        self.events.clear()

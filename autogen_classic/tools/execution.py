@@ -17,10 +17,10 @@ import json
 from collections.abc import Mapping
 from typing import Any, Callable, Coroutine, Optional
 
-from termcolor import colored
-
 from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
+from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
+from ..messages.emit import emit
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
 __all__ = [
@@ -161,24 +161,12 @@ def _parse_arguments(func_call: Mapping[str, Any]) -> tuple[Optional[dict[str, A
 
 
 def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any) -> None:
-    out.print(
-        colored(
-            f"\n>>>>>>>> EXECUTING FUNCTION {func_name}...\nCall ID: {call_id}\nInput arguments: {arguments}",
-            "magenta",
-        ),
-        flush=True,
-    )
+    emit(ExecuteFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments, recipient_name="")
 
 
 def _print_executed(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any) -> None:
-    out.print(
-        colored(
-            f"\n>>>>>>>> EXECUTED FUNCTION {func_name}...\nCall ID: {call_id}\nInput arguments: {arguments}"
-            f"\nOutput:\n{content}",
-            "magenta",
-        ),
-        flush=True,
-    )
+    emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments, content=content,
+         recipient_name="")
 
 
 def _run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...coding.reply import code_execution_reply
 from ...exception_utils import InvalidArgumentError
-from ...io import IOStream, render
+from ...io import IOStream
+from ...messages.agent_messages import TerminationAndHumanReplyMessage, UsingAutoReplyMessage
+from ...messages.emit import emit
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input
 from .tool_responses import unroll_tool_responses
@@ -196,7 +198,8 @@ def _apply_human_reply(
     self: "ConversableAgent", plan: Any, reply: str, message: dict[str, Any], sender: Optional["Agent"]
 ) -> Reply:
     if plan.prompt is not None and not reply:
-        render.no_human_input()
+        emit(TerminationAndHumanReplyMessage, no_human_input_msg="NO HUMAN INPUT RECEIVED.",
+             sender_name=getattr(sender, "name", "No sender"), recipient_name=self.name)
     if plan.stop or reply == "exit" or (not reply and plan.stop_if_empty):
         self._consecutive_auto_reply_counter[sender] = 0
         return True, None
@@ -211,7 +214,8 @@ def _apply_human_reply(
                 f"human_input_mode must be a str ('ALWAYS', 'TERMINATE' or 'NEVER'); agent {self.name!r} has "
                 f"{self.human_input_mode!r}. Pass one of those when building the agent."
             )
-        render.using_auto_reply()
+        emit(UsingAutoReplyMessage, human_input_mode=self.human_input_mode,
+             sender_name=getattr(sender, "name", "No sender"), recipient_name=self.name)
     return False, None
 
 

@@ -16,7 +16,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from ...io import IOStream
+from ...messages.agent_messages import ClearAgentsHistoryMessage
+from ...messages.emit import emit
 
 __all__ = ["ClearHistoryCommand", "apply_clear_history", "clear_history_text", "parse_clear_history"]
 
@@ -104,7 +105,7 @@ def apply_clear_history(command: ClearHistoryCommand, reply: dict[str, Any], gro
         logger.warning(
             "The last tool call message will be saved to prevent errors caused by tool response without tool call."
         )
-    IOStream.get_default().print(clear_history_text(getattr(command.agent, "name", None), keep))
+    emit(ClearAgentsHistoryMessage, agent_name=getattr(command.agent, "name", None), nr_messages_to_preserve=keep)
     if command.agent is not None:
         command.agent.clear_history(nr_messages_to_preserve=keep)
         return

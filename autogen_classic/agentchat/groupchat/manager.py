@@ -8,14 +8,15 @@ is written once (``chat_rounds``) and driven by a sync or an async driver.
 
 from __future__ import annotations
 
+import logging
 import operator
 import sys
 from typing import Any, Callable, Generator, Literal, Optional, Union
 
-from termcolor import colored
-
 from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
-from ...io import IOStream, render
+from ...messages.agent_messages import GroupChatRunChatMessage
+from ...messages.emit import emit
+from ...messages.run_events import GroupChatEndMessage
 from ..agent import Agent
 from ...exception_utils import InvalidAttributeTypeError
 from ..conversable.agent_args import printable_name, shown, warn_argument
@@ -26,6 +27,8 @@ from .group import GroupChat
 from .steps import GenerateReply, SelectSpeaker, Send, Step, a_run_steps, run_steps
 
 __all__ = ["GroupChatManager", "chat_rounds"]
+
+logger = logging.getLogger(__name__)
 
 _MISSING = object()
 
@@ -283,8 +286,11 @@ def _groupchat_of(agent: Any, config: Any) -> Any:
 def _end(manager: Any, reason: str, *, show: bool) -> None:
     if isinstance(manager, GroupChatManager):
         manager.end_reason = reason
-    if show:
-        IOStream.get_default().print(colored(f"\n>>>>>>>> GROUP CHAT ENDED: {reason}", "red"), flush=True)
+    messages = getattr(getattr(manager, "_groupchat", None), "messages", None)
+    count = len(messages) if isinstance(messages, list) else 0
+    logger.debug("Group chat of %s ended after %d messages: %s", getattr(manager, "name", None), count, reason)
+    emit(GroupChatEndMessage, manager_name=str(getattr(manager, "name", "")), end_reason=reason, message_count=count,
+         verbose=show)
 
 
 def _clear_history_if_asked(manager: Any, groupchat: Any, reply: Any) -> Any:
@@ -353,7 +359,7 @@ def chat_rounds(
             try:
                 speaker = yield SelectSpeaker(groupchat, speaker, manager)
                 if not silent:
-                    render.next_speaker(printable_name(speaker, "speaker_name"))
+                    emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
                 reply = yield GenerateReply(speaker, manager)
             except KeyboardInterrupt:
                 admin = _admin_of(groupchat)
@@ -361,7 +367,7 @@ def chat_rounds(
                     raise
                 speaker = admin
                 if not silent:
-                    render.next_speaker(printable_name(speaker, "speaker_name"))
+                    emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
                 reply = yield GenerateReply(speaker, manager)
             except NoEligibleSpeaker as e:
                 _end(manager, str(e) or "No eligible speakers.", show=not silent)

@@ -15,9 +15,8 @@ import json
 import logging
 from typing import Any, Callable, Generator, Optional, Union
 
-from termcolor import colored
-
-from ...io import IOStream
+from ...messages.agent_messages import GroupChatResumeMessage
+from ...messages.emit import emit
 from .steps import Send, Step
 
 __all__ = [
@@ -241,11 +240,7 @@ def resume_steps(
         logger.warning("WARNING: Last message meets termination criteria and this may terminate the chat.")
 
     if not silent:
-        IOStream.get_default().print(
-            f"Prepared group chat with {len(messages)} messages, the last speaker is",
-            colored(last_name, "yellow"),
-            flush=True,
-        )
+        emit(GroupChatResumeMessage, last_speaker_name=last_name, messages=messages, verbose=True)
     # The participants were introduced in the original chat.
     groupchat.send_introductions = False
     return last_agent, last_message

@@ -6,7 +6,7 @@ import copy
 from typing import Optional, Sequence
 
 from ....formatting_utils import colored
-from ....io import IOStream
+from ....messages.emit import emit_print
 from ...conversable_agent import ConversableAgent
 from .agent_capability import AgentCapability
 from .transforms import MessageTransform
@@ -82,7 +82,7 @@ class TransformMessages(AgentCapability):
             if self._verbose and callable(getattr(transform, "get_logs", None)):
                 logs, had_effect = transform.get_logs(before, result)
                 if had_effect:
-                    IOStream.get_default().print(colored(logs, "yellow"))
+                    emit_print(colored(logs, "yellow"))
 
         if system_message is not None:
             result.insert(0, system_message)

@@ -17,7 +17,7 @@ from typing import Any, Optional, Protocol, Union, runtime_checkable
 from .... import token_count_utils
 from ....cache import AbstractCache, Cache
 from ....exception_utils import InvalidArgumentError, InvalidArgumentTypeError
-from ....io import IOStream
+from ....messages.emit import emit_print
 from . import transforms_util
 from .text_compressors import LLMLingua, TextCompressor
 from .transforms_util import MessageContentType, count_text_tokens, should_transform_message
@@ -183,12 +183,12 @@ class MessageTokenLimiter:
         try:
             return token_count_utils.get_max_token_limit(self._model)
         except KeyError:
-            IOStream.get_default().print(_yellow(f"Model {self._model} not found in token_count_utils."))
+            emit_print(_yellow(f"Model {self._model} not found in token_count_utils."))
             return None
 
     def _cap(self, limit: Optional[int], model_limit: Optional[int]) -> Optional[int]:
         if limit is not None and model_limit is not None and limit > model_limit:
-            IOStream.get_default().print(
+            emit_print(
                 _yellow(
                     f"Max token was set to {limit}, but {self._model} can only accept {model_limit} tokens. "
                     f"Capping it to {model_limit}."

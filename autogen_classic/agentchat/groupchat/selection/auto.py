@@ -24,7 +24,12 @@ import openai
 from termcolor import colored
 
 from ....coding.utils import content_str
-from ....io import IOStream
+from ....messages.agent_messages import (
+    SpeakerAttemptFailedMultipleAgentsMessage,
+    SpeakerAttemptFailedNoAgentsMessage,
+    SpeakerAttemptSuccessfullMessage,
+)
+from ....messages.emit import emit, emit_print
 from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
@@ -154,18 +159,15 @@ class _Session:
     mentions: dict[str, int] = field(default_factory=dict)
 
 
+_ATTEMPT_EVENTS = {
+    "selected": SpeakerAttemptSuccessfullMessage,
+    "multiple": SpeakerAttemptFailedMultipleAgentsMessage,
+}
+
+
 def _print_attempt(outcome: str, attempt: int, total: int, mentions: dict[str, int]) -> None:
-    out = IOStream.get_default()
-    if outcome == "selected":
-        name = next(iter(mentions))
-        text = f">>>>>>>> Select speaker attempt {attempt} of {total} successfully selected: {name}"
-        out.print(colored(text, "green"), flush=True)
-    elif outcome == "multiple":
-        out.print(colored(f">>>>>>>> Select speaker attempt {attempt} of {total} failed as it included multiple agent "
-                          "names.", "red"), flush=True)
-    else:
-        out.print(colored(f">>>>>>>> Select speaker attempt #{attempt} failed as it did not include any agent names.",
-                          "red"), flush=True)
+    event = _ATTEMPT_EVENTS.get(outcome, SpeakerAttemptFailedNoAgentsMessage)
+    emit(event, mentions=dict(mentions), attempt=attempt, attempts_left=total - attempt, verbose=True)
 
 
 class SpeakerSelectorChat:
@@ -341,7 +343,7 @@ class SpeakerSelectorChat:
         record.reason = f"auto: the last message {reason.format(name=chosen.name)} (no model call)"
         if groupchat.select_speaker_auto_verbose:
             text = f">>>>>>>> The last message {note.format(name=chosen.name)}; no model call needed."
-            IOStream.get_default().print(colored(text, "green"), flush=True)
+            emit_print(colored(text, "green"))
         return chosen
 
     def _structured_request(
@@ -385,12 +387,11 @@ class SpeakerSelectorChat:
         mentions = {chosen.name: 1} if chosen is not None else {}
         record.attempts.append(SelectionAttempt("structured", text, mentions, outcome))  # type: ignore[arg-type]
         if groupchat.select_speaker_auto_verbose:
-            out = IOStream.get_default()
             if chosen is not None:
-                out.print(colored(f">>>>>>>> Structured speaker selection chose: {chosen.name}", "green"), flush=True)
+                emit_print(colored(f">>>>>>>> Structured speaker selection chose: {chosen.name}", "green"))
             else:
-                out.print(colored(">>>>>>>> Structured speaker selection named no candidate; asking again in "
-                                  "free text.", "red"), flush=True)
+                emit_print(colored(">>>>>>>> Structured speaker selection named no candidate; asking again in "
+                                   "free text.", "red"))
         if chosen is not None:
             record.reason = f"auto: the model chose {chosen.name} (structured answer, one call)"
         return chosen

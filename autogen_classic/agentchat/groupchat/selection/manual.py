@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....io import IOStream, render
+from ....io import IOStream
+from ....messages.agent_messages import (
+    SelectSpeakerInvalidInputMessage,
+    SelectSpeakerMessage,
+    SelectSpeakerTryCountExceededMessage,
+)
+from ....messages.emit import emit
 from ...agent import Agent
 from .trace import SelectionAttempt, SelectionRecord
 
@@ -21,7 +27,8 @@ _MANUAL_TRIES = 3  # the classic count: the third try gives up without asking
 def console_choice(agents: list[Agent], record: SelectionRecord | None) -> tuple[Agent | None, str]:
     """Ask at the console; return ``(agent, "")`` or ``(None, why no agent was chosen)``."""
     out = IOStream.get_default()
-    render.speaker_menu([a.name for a in agents], iostream=out)
+    names = [a.name for a in agents]
+    emit(SelectSpeakerMessage, out, agent_names=names)
 
     def note(answer: str, outcome: str) -> None:
         if record is not None:
@@ -29,7 +36,7 @@ def console_choice(agents: list[Agent], record: SelectionRecord | None) -> tuple
 
     for try_count in range(1, _MANUAL_TRIES + 1):
         if try_count >= _MANUAL_TRIES:
-            out.print(f"You have tried {try_count} times. The next speaker will be selected automatically.")
+            emit(SelectSpeakerTryCountExceededMessage, out, try_count=try_count, agent_names=names)
             return None, f"{try_count - 1} invalid inputs"
         try:
             answer = out.input(MANUAL_PROMPT)
@@ -51,7 +58,7 @@ def console_choice(agents: list[Agent], record: SelectionRecord | None) -> tuple
             note(text, "selected")
             return agents[number - 1], ""
         note(text, "invalid")
-        out.print(f"Invalid input. Please enter a number between 1 and {len(agents)}.")
+        emit(SelectSpeakerInvalidInputMessage, out, agent_names=names)
     return None, "no valid input"  # pragma: no cover - the loop always returns
 
 

@@ -1,0 +1,626 @@
+"""The events of agents and group chats (classic ``autogen.messages.agent_messages``).
+
+Each class prints exactly the console text of its event. Constructors take the classic
+arguments (agents, whose names are kept); every class also accepts its own serialised fields,
+so an event read back from JSON is the same event.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable, Literal, Optional, Union
+from uuid import UUID
+
+from pydantic import BaseModel
+from termcolor import colored
+
+from .base_message import BaseMessage, wrap_message
+
+__all__ = [
+    "ClearAgentsHistoryMessage",
+    "ClearConversableAgentHistoryMessage",
+    "ConversableAgentUsageSummaryMessage",
+    "ConversableAgentUsageSummaryNoCostIncurredMessage",
+    "ExecuteCodeBlockMessage",
+    "ExecuteFunctionMessage",
+    "FunctionCallMessage",
+    "FunctionResponseMessage",
+    "GenerateCodeExecutionReplyMessage",
+    "GroupChatResumeMessage",
+    "GroupChatRunChatMessage",
+    "PostCarryoverProcessingMessage",
+    "SelectSpeakerMessage",
+    "SpeakerAttemptFailedMultipleAgentsMessage",
+    "SpeakerAttemptFailedNoAgentsMessage",
+    "SpeakerAttemptSuccessfullMessage",
+    "TerminationAndHumanReplyMessage",
+    "TextMessage",
+    "ToolCallMessage",
+    "ToolResponseMessage",
+]
+
+SEPARATOR = "-" * 80
+MessageRole = Literal["assistant", "function", "tool"]
+Printer = Optional[Callable[..., Any]]
+
+
+def _out(f: Printer) -> Callable[..., Any]:
+    return f if f is not None else builtins.print
+
+
+def _name(agent: Any) -> Optional[str]:
+    return None if agent is None else getattr(agent, "name", str(agent))
+
+
+def content_to_text(content: Any) -> str:
+    """Text of a message content: a string, ``None`` or a multimodal list of parts (images as ``<image>``)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for item in content:
+            if isinstance(item, dict) and item.get("type") == "text":
+                parts.append(str(item.get("text", "")))
+            elif isinstance(item, dict) and item.get("type") in ("image_url", "input_image"):
+                parts.append("<image>")
+            else:
+                parts.append(str(item))
+        return "".join(parts)  # joined without a separator, as the classic console shows them
+    return str(content)
+
+
+def _boxed(f: Callable[..., Any], title: str, body: Any) -> None:
+    f(colored(title, "green"), flush=True)
+    f(body, flush=True)
+    f(colored("*" * len(title), "green"), flush=True)
+
+
+def _call_block(f: Callable[..., Any], title: str, arguments: Any) -> None:
+    f(colored(title, "green"), flush=True)
+    f("Arguments: \n", arguments if arguments else "(No arguments found)", flush=True, sep="")
+    f(colored("*" * len(title), "green"), flush=True)
+
+
+# ------------------------------------------------------------------ received messages
+class BasePrintReceivedMessage(BaseMessage):
+    """A message as the receiving agent prints it: ``sender (to recipient):`` then the body."""
+
+    content: Union[str, int, float, bool]
+    sender_name: str
+    recipient_name: str
+
+    def print(self, f: Printer = None) -> None:
+        _heading(self, _out(f))
+
+
+def _heading(message: Any, out: Callable[..., Any]) -> None:
+    # A function, not super().print: the console renders these from plain field namespaces too.
+    out(f"{colored(message.sender_name, 'yellow')} (to {message.recipient_name}):\n", flush=True)
+
+
+class FunctionCall(BaseModel):
+    name: Optional[str] = None
+    arguments: Optional[str] = None
+
+
+class ToolCall(BaseModel):
+    id: Optional[str] = None
+    function: FunctionCall
+    type: str
+
+
+class ToolResponse(BaseModel):
+    tool_call_id: Optional[str] = None
+    role: MessageRole = "tool"
+    content: Union[str, int, float, bool]
+
+
+@wrap_message
+class FunctionResponseMessage(BasePrintReceivedMessage):
+    """The result of a function call, received."""
+
+    name: Optional[str] = None
+    role: MessageRole = "function"
+    content: Union[str, int, float, bool]
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        _heading(self, out)
+        _boxed(out, f"***** Response from calling function ({self.name or 'No id found'}) *****", self.content)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class ToolResponseMessage(BasePrintReceivedMessage):
+    """Tool results, received (one box per response)."""
+
+    role: MessageRole = "tool"
+    tool_responses: list[ToolResponse]
+    content: Union[str, int, float, bool]
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        _heading(self, out)
+        for response in self.tool_responses:
+            _boxed(out, f"***** Response from calling tool ({response.tool_call_id or 'No id found'}) *****",
+                   response.content)
+            out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class FunctionCallMessage(BasePrintReceivedMessage):
+    """A suggested function call, received."""
+
+    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
+    function_call: FunctionCall
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(self.content, flush=True)
+        _call_block(out, f"***** Suggested function call: {self.function_call.name or '(No function name found)'} "
+                    "*****", self.function_call.arguments)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class ToolCallMessage(BasePrintReceivedMessage):
+    """Suggested tool calls, received."""
+
+    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
+    refusal: Optional[str] = None
+    role: Optional[MessageRole] = None
+    audio: Optional[str] = None
+    function_call: Optional[FunctionCall] = None
+    tool_calls: list[ToolCall]
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(self.content, flush=True)
+        for call in self.tool_calls:
+            name = call.function.name or "(No function name found)"
+            _call_block(out, f"***** Suggested tool call ({call.id or 'No tool call id found'}): {name} *****",
+                        call.function.arguments)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class TextMessage(BasePrintReceivedMessage):
+    """A text (or multimodal) message, received."""
+
+    content: Optional[Union[str, int, float, bool, list[dict[str, Union[str, dict[str, Any]]]]]] = None  # type: ignore[assignment]
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(content_to_text(self.content), flush=True)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+def received_message_fields(message: dict[str, Any], sender_name: str, recipient_name: str) -> tuple[Any, dict]:
+    """The event class and content fields for ``message`` received by ``recipient_name`` from ``sender_name``."""
+    role = message.get("role")
+    fields: dict[str, Any] = {"sender_name": sender_name, "recipient_name": recipient_name}
+    if role == "function":
+        return FunctionResponseMessage, {**fields, "content": message.get("content"), "name": message.get("name"),
+                                         "role": "function"}
+    if role == "tool":
+        responses = message.get("tool_responses") or [message]
+        return ToolResponseMessage, {**fields, "content": message.get("content"), "role": "tool",
+                                     "tool_responses": [ToolResponse.model_construct(
+                                         tool_call_id=r.get("tool_call_id"), role="tool", content=r.get("content"))
+                                         for r in responses]}
+    if message.get("function_call"):
+        call = message["function_call"]
+        return FunctionCallMessage, {**fields, "content": message.get("content"), "function_call":
+                                     FunctionCall.model_construct(name=call.get("name"),
+                                                                  arguments=call.get("arguments"))}
+    if message.get("tool_calls"):
+        calls = []
+        for call in message["tool_calls"]:
+            function = call.get("function") or {}
+            calls.append(ToolCall.model_construct(
+                id=call.get("id"), type=call.get("type", "function"),
+                function=FunctionCall.model_construct(name=function.get("name"), arguments=function.get("arguments"))))
+        return ToolCallMessage, {**fields, "content": message.get("content"), "refusal": None, "role": None,
+                                 "audio": None, "function_call": None, "tool_calls": calls}
+    return TextMessage, {**fields, "content": message.get("content")}
+
+
+def create_received_message_model(
+    *, uuid: Optional[UUID] = None, message: dict[str, Any], sender: Any, recipient: Any
+) -> Any:
+    """The event for ``message`` as ``recipient`` receives it from ``sender`` (the class follows the message)."""
+    cls, fields = received_message_fields(message, _name(sender) or "", _name(recipient) or "")
+    if cls is TextMessage and not isinstance(fields["content"], (str, int, float, bool, list, type(None))):
+        fields["content"] = str(fields["content"])
+    return cls(uuid=uuid, **fields)
+
+
+# ------------------------------------------------------------------ chats
+def carryover_text(carryover: Any) -> str:
+    """A carryover as printed: a str as is, a list's items' text joined by newlines."""
+    if isinstance(carryover, str):
+        return carryover
+    return "\n".join(
+        item if isinstance(item, str) else content_to_text(item.get("content")) if isinstance(item, dict) else str(item)
+        for item in carryover
+    )
+
+
+@wrap_message
+class PostCarryoverProcessingMessage(BaseMessage):
+    """The banner printed before each chat of ``initiate_chats``."""
+
+    carryover: Union[str, list[Union[str, dict[str, Any], Any]]]
+    message: str
+    verbose: bool = False
+    sender_name: str
+    recipient_name: str
+    summary_method: str
+    summary_args: Optional[dict[str, Any]] = None
+    max_turns: Optional[int] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, chat_info: Optional[dict[str, Any]] = None, **fields: Any):
+        if chat_info is not None:
+            fields = {
+                "carryover": chat_info.get("carryover", ""),
+                "message": str(chat_info.get("message", "")),
+                "verbose": bool(chat_info.get("verbose", False)),
+                "sender_name": _name(chat_info.get("sender")) or "",
+                "recipient_name": _name(chat_info.get("recipient")) or "",
+                "summary_method": str(chat_info.get("summary_method")),
+                "summary_args": chat_info.get("summary_args"),
+                "max_turns": chat_info.get("max_turns"),
+            }
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+        out(colored("Starting a new chat....", "blue"), flush=True)
+        if self.verbose:
+            out(colored("Message:\n" + self.message, "blue"), flush=True)
+            out(colored("Carryover:\n" + carryover_text(self.carryover), "blue"), flush=True)
+        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+
+
+@wrap_message
+class TerminationAndHumanReplyMessage(BaseMessage):
+    """No human input was given when it was asked for."""
+
+    no_human_input_msg: str
+    sender_name: str
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, no_human_input_msg: str = "", sender: Any = None,
+                 recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("sender_name", _name(sender) or "No sender")
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, no_human_input_msg=no_human_input_msg, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
+
+
+@wrap_message
+class UsingAutoReplyMessage(BaseMessage):
+    """The agent goes on with its automatic reply."""
+
+    human_input_mode: str
+    sender_name: str
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, human_input_mode: str = "", sender: Any = None,
+                 recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("sender_name", _name(sender) or "No sender")
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, human_input_mode=human_input_mode, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
+
+
+# ------------------------------------------------------------------ code and functions
+@wrap_message
+class ExecuteCodeBlockMessage(BaseMessage):
+    """A code block is about to run."""
+
+    code: str
+    language: str
+    code_block_count: int
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
+                        f"{self.language})...", "red"), flush=True)
+
+
+@wrap_message
+class GenerateCodeExecutionReplyMessage(BaseMessage):
+    """A code executor is about to run the blocks of a message."""
+
+    code_block_languages: list[str]
+    sender_name: Optional[str] = None
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, code_blocks: Optional[list[Any]] = None, sender: Any = None,
+                 recipient: Any = None, **fields: Any) -> None:
+        if code_blocks is not None:
+            fields["code_block_languages"] = [getattr(block, "language", None) or "" for block in code_blocks]
+        fields.setdefault("sender_name", _name(sender))
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        languages = self.code_block_languages
+        if len(languages) == 1:
+            text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {languages[0]})..."
+        else:
+            text = f"\n>>>>>>>> EXECUTING {len(languages)} CODE BLOCKS (inferred languages are [{', '.join(languages)}])..."
+        _out(f)(colored(text, "red"), flush=True)
+
+
+@wrap_message
+class ExecuteFunctionMessage(BaseMessage):
+    """A function is about to run."""
+
+    func_name: str
+    call_id: Optional[str] = None
+    arguments: Any
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+                        f"Input arguments: {self.arguments}", "magenta"), flush=True)
+
+
+@wrap_message
+class ExecutedFunctionMessage(BaseMessage):
+    """A function ran; its output."""
+
+    func_name: str
+    call_id: Optional[str] = None
+    arguments: Any
+    content: Any
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+                        f"Input arguments: {self.arguments}\nOutput:\n{self.content}", "magenta"), flush=True)
+
+
+# ------------------------------------------------------------------ group chats
+@wrap_message
+class GroupChatRunChatMessage(BaseMessage):
+    """The manager names the next speaker."""
+
+    speaker_name: str
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, speaker: Any = None, silent: Optional[bool] = False,
+                 **fields: Any) -> None:
+        if speaker is not None:
+            fields["speaker_name"] = _name(speaker)
+        fields.setdefault("verbose", not silent)
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        if self.verbose:
+            _out(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
+
+
+@wrap_message
+class GroupChatResumeMessage(BaseMessage):
+    """A group chat is resumed from earlier messages."""
+
+    last_speaker_name: str
+    messages: list[dict[str, Any]]
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, silent: Optional[bool] = None, **fields: Any) -> None:
+        if silent is not None:
+            fields["verbose"] = not silent
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        if self.verbose:
+            _out(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
+                    colored(self.last_speaker_name, "yellow"), flush=True)
+
+
+@wrap_message
+class ClearAgentsHistoryMessage(BaseMessage):
+    """A history is cleared by a "clear history" command."""
+
+    agent_name: Optional[str] = None
+    nr_messages_to_preserve: Optional[int] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agent: Any = None, **fields: Any) -> None:
+        if agent is not None:
+            fields["agent_name"] = _name(agent)
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        who = self.agent_name if self.agent_name else "all agents"
+        if self.nr_messages_to_preserve:
+            _out(f)(f"Clearing history for {who} except last {self.nr_messages_to_preserve} messages.")
+        else:
+            _out(f)(f"Clearing history for {who}.")
+
+
+@wrap_message
+class ClearConversableAgentHistoryMessage(BaseMessage):
+    """One more message is kept so a tool response keeps its tool call."""
+
+    agent_name: str
+    recipient_name: str
+    no_messages_preserved: int
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agent: Any = None, no_messages_preserved: int = 1,
+                 **fields: Any) -> None:
+        if agent is not None:
+            fields.setdefault("agent_name", _name(agent))
+            fields.setdefault("recipient_name", _name(agent))
+        super().__init__(uuid=uuid, no_messages_preserved=no_messages_preserved, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        for _ in range(self.no_messages_preserved):
+            _out(f)(f"Preserving one more message for {self.agent_name} to not divide history between tool call and "
+                    "tool response.")
+
+
+@wrap_message
+class ClearConversableAgentHistoryWarningMessage(BaseMessage):
+    """``nr_messages_to_preserve`` does not apply when one conversation is cleared."""
+
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored("WARNING: `nr_preserved_messages` is ignored when clearing chat history with a specific "
+                        "agent.", "yellow"), flush=True)
+
+
+def _attempt_fields(fields: dict[str, Any], select_speaker_auto_verbose: Optional[bool]) -> dict[str, Any]:
+    if select_speaker_auto_verbose is not None:
+        fields["verbose"] = select_speaker_auto_verbose
+    return fields
+
+
+class _SpeakerAttempt(BaseMessage):
+    mentions: dict[str, int]
+    attempt: int
+    attempts_left: int
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, select_speaker_auto_verbose: Optional[bool] = None,
+                 **fields: Any) -> None:
+        super().__init__(uuid=uuid, **_attempt_fields(fields, select_speaker_auto_verbose))
+
+
+@wrap_message
+class SpeakerAttemptSuccessfullMessage(_SpeakerAttempt):
+    """An "auto" selection attempt named exactly one agent."""
+
+    def print(self, f: Printer = None) -> None:
+        name = next(iter(self.mentions))
+        _out(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully selected: "
+                        f"{name}", "green"), flush=True)
+
+
+@wrap_message
+class SpeakerAttemptFailedMultipleAgentsMessage(_SpeakerAttempt):
+    """An "auto" selection attempt named several agents."""
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it included "
+                        "multiple agent names.", "red"), flush=True)
+
+
+@wrap_message
+class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
+    """An "auto" selection attempt named no agent."""
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(colored(f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent "
+                        "names.", "red"), flush=True)
+
+
+@wrap_message
+class SelectSpeakerMessage(BaseMessage):
+    """The numbered list of manual speaker selection."""
+
+    agent_names: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
+        if agents is not None:
+            fields["agent_names"] = [_name(agent) for agent in agents]
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        out = _out(f)
+        out("Please select the next speaker from the following list:")
+        for number, name in enumerate(self.agent_names or [], start=1):
+            out(f"{number}: {name}")
+
+
+@wrap_message
+class SelectSpeakerTryCountExceededMessage(BaseMessage):
+    """Manual selection gave up after too many tries."""
+
+    try_count: int
+    agent_names: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
+        if agents is not None:
+            fields["agent_names"] = [_name(agent) for agent in agents]
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
+
+
+@wrap_message
+class SelectSpeakerInvalidInputMessage(BaseMessage):
+    """Manual selection got something other than a listed number."""
+
+    agent_names: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
+        if agents is not None:
+            fields["agent_names"] = [_name(agent) for agent in agents]
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(f"Invalid input. Please enter a number between 1 and {len(self.agent_names or [])}.")
+
+
+# ------------------------------------------------------------------ usage
+@wrap_message
+class ConversableAgentUsageSummaryNoCostIncurredMessage(BaseMessage):
+    """An agent without a model has no usage."""
+
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(f"No cost incurred from agent '{self.recipient_name}'.")
+
+
+@wrap_message
+class ConversableAgentUsageSummaryMessage(BaseMessage):
+    """The heading of an agent's usage summary."""
+
+    recipient_name: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", _name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+    def print(self, f: Printer = None) -> None:
+        _out(f)(f"Agent '{self.recipient_name}':")

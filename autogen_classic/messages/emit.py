@@ -1,0 +1,53 @@
+"""Sending events to the current ``IOStream``: the one way the package prints.
+
+``emit`` sends an event the console prints; ``emit_quiet`` one it does not print, built only when
+something other than the plain console listens. With the plain console alone, a printed event is
+rendered by its class without building the model: same text, none of the cost, on every round.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Optional
+
+from ..io.base import IOConsole, IOStream
+
+__all__ = ["emit", "emit_print", "emit_quiet", "listening", "send_to"]
+
+
+def send_to(stream: Any, event: Any) -> None:
+    """Send ``event`` to ``stream``; a stream without ``send`` (print-only) gets its printed text."""
+    send = getattr(stream, "send", None)
+    if send is None:
+        event.print(stream.print)
+    else:
+        send(event)
+
+
+def listening(stream: Any) -> bool:
+    """Whether ``stream`` wants events beyond their text (anything but the plain console)."""
+    return type(stream) is not IOConsole and getattr(stream, "send", None) is not None
+
+
+def emit(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
+    """Send the event ``event_cls`` with content ``fields`` to ``iostream`` (default: the current stream)."""
+    stream = iostream if iostream is not None else IOStream.get_default()
+    if type(stream) is IOConsole:
+        content_cls = event_cls.model_fields["content"].annotation
+        content_cls.print(SimpleNamespace(**fields), stream.print)
+        return
+    send_to(stream, event_cls.build(**fields))
+
+
+def emit_quiet(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
+    """Like :func:`emit`, for an event that prints nothing: not built when only the console listens."""
+    stream = iostream if iostream is not None else IOStream.get_default()
+    if listening(stream):
+        send_to(stream, event_cls.build(**fields))
+
+
+def emit_print(*objects: Any, sep: str = " ", end: str = "\n", iostream: Optional[IOStream] = None) -> None:
+    """Print ``objects`` as a ``PrintMessage`` event (text the package prints outside any other event)."""
+    from .print_message import PrintMessage  # the events import this module's users, not the reverse
+
+    emit(PrintMessage, iostream, objects=[o if isinstance(o, str) else str(o) for o in objects], sep=sep, end=end)

@@ -1,0 +1,84 @@
+"""Events the classic package never had: what this package knows about a run besides its text.
+
+The speaker-selection decision (with its trace record), each model request, the end of a group
+chat, and a request for human input. The first two print nothing on the console (they did not
+before); they reach streams, websockets and custom ``IOStream`` objects.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable, Optional
+
+from pydantic import PrivateAttr
+from termcolor import colored
+
+from .base_message import BaseMessage, wrap_message
+
+__all__ = ["GroupChatEndMessage", "InputRequestMessage", "ModelRequestMessage", "SpeakerSelectionMessage"]
+
+
+@wrap_message
+class SpeakerSelectionMessage(BaseMessage):
+    """One speaker-selection decision: the selection trace record of the round.
+
+    ``record`` has the keys of ``SelectionRecord.to_dict()``: round, method, last_speaker, steps
+    (each step's name and candidates), attempts (the model's answers), chosen, reason, usage.
+    """
+
+    manager_name: str
+    record: dict[str, Any]
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        """Prints nothing: the console shows the chosen speaker as "Next speaker"."""
+
+
+@wrap_message
+class ModelRequestMessage(BaseMessage):
+    """One model request: endpoint, model, tokens, latency, cost and whether the cache answered."""
+
+    source_name: Optional[str] = None
+    base_url: Optional[str] = None
+    model: Optional[str] = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    cost: float = 0.0
+    latency: float = 0.0
+    is_cached: bool = False
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        """Prints nothing: the console shows the answer when it is received."""
+
+
+@wrap_message
+class GroupChatEndMessage(BaseMessage):
+    """A group chat ended; ``end_reason`` says why (the manager's ``end_reason``)."""
+
+    manager_name: str
+    end_reason: str
+    message_count: int = 0
+    verbose: bool = False
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        if self.verbose:
+            (f or builtins.print)(colored(f"\n>>>>>>>> GROUP CHAT ENDED: {self.end_reason}", "red"), flush=True)
+
+
+@wrap_message
+class InputRequestMessage(BaseMessage):
+    """Human input is asked for. In a chat stream, answer it with ``respond(text)``."""
+
+    prompt: str
+    password: bool = False
+    _respond: Optional[Callable[[str], None]] = PrivateAttr(default=None)
+
+    def respond(self, text: str) -> None:
+        """Answer the request (only for a request yielded by a chat stream)."""
+        respond = self.content._respond if hasattr(self, "content") else self._respond  # type: ignore[attr-defined]
+        if respond is None:
+            raise RuntimeError("This input request does not come from a chat stream: nothing waits for an answer.")
+        respond(text)
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        """Prints nothing: the console's own ``input`` shows the prompt."""
