@@ -49,7 +49,8 @@ from .tools.tool import Tool, tool
 # A plain literal: setup.cfg reads it without importing the package (version = attr: autogen_classic.__version__).
 __version__ = "0.1.0"
 
-logging.getLogger(__name__).addHandler(logging.NullHandler())
+# No NullHandler: without any logging set-up, warnings (e.g. about a transition graph) still reach
+# stderr through Python's last-resort handler, as they do in classic AutoGen.
 
 __all__ = [
     "DEFAULT_MODEL",

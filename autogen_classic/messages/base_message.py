@@ -114,10 +114,22 @@ def wrap_message(message_cls: type[_M]) -> type[BaseModel]:
             return _built(cls, {"type": tag, "content": _built(message_cls, {"uuid": new_uuid(), **fields})})
 
     wrapper = create_model(message_cls.__name__, __base__=WrapperBase, __module__=message_cls.__module__)
+    for name, member in vars(message_cls).items():  # the content's own public methods, on the event too
+        if callable(member) and not name.startswith("_") and name != "print" and not hasattr(wrapper, name):
+            setattr(wrapper, name, _delegate(name, member))
     wrapper.__qualname__ = message_cls.__qualname__
     wrapper.__doc__ = message_cls.__doc__
     _message_classes[tag] = wrapper
     return wrapper
+
+
+def _delegate(name: str, member: Callable[..., Any]) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self.content, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = member.__doc__
+    return method
 
 
 def get_annotated_type_for_message_classes() -> type[Any]:

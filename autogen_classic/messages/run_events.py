@@ -75,7 +75,7 @@ class InputRequestMessage(BaseMessage):
 
     def respond(self, text: str) -> None:
         """Answer the request (only for a request yielded by a chat stream)."""
-        respond = self.content._respond if hasattr(self, "content") else self._respond  # type: ignore[attr-defined]
+        respond = self._respond
         if respond is None:
             raise RuntimeError("This input request does not come from a chat stream: nothing waits for an answer.")
         respond(text)

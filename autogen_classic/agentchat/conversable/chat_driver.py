@@ -9,6 +9,7 @@ from ...oai.usage import gather_usage_summary
 from ..agent import Agent
 from .agent_args import warn_argument
 from ..chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
+from .chat_stream import AsyncChatStream, ChatStream
 from .messages import invalid_message_error, message_to_dict
 from .reply_pipeline import is_async_reply_function
 from ..utils import check_reflection_client, validate_summary_method
@@ -166,6 +167,29 @@ class ChatDriverMixin:
             self._return_cache(recipient)
             raise
         return self._chat_result(recipient, summary_method, summary_args, cache)
+
+    def initiate_chat_stream(self, recipient: "ConversableAgent", **kwargs: Any) -> ChatStream:
+        """Start a chat like ``initiate_chat`` and return the stream of its events.
+
+        Iterate it to receive every event of the chat as it happens (the classic
+        ``autogen_classic.messages`` events plus speaker selections, model requests and the end of a
+        group chat); nothing is printed. An ``InputRequestMessage`` asks for human input: answer it with
+        ``event.respond(text)``. Leaving the loop stops the chat. When the loop ends, ``stream.result`` is
+        the ``ChatResult``; an error of the chat is raised from the loop.
+
+        Args:
+            recipient: the agent to chat with.
+            **kwargs: the arguments of ``initiate_chat`` (``message``, ``max_turns``, ``clear_history``, ...).
+        """
+        return ChatStream(lambda: self.initiate_chat(recipient, **kwargs))
+
+    def a_initiate_chat_stream(self, recipient: "ConversableAgent", **kwargs: Any) -> AsyncChatStream:
+        """(async) Start a chat like ``a_initiate_chat``; ``async for`` over the returned stream.
+
+        The same events as ``initiate_chat_stream`` for the same chat. Use ``async with`` around the loop
+        to stop the chat at once when leaving it early.
+        """
+        return AsyncChatStream(lambda: self.a_initiate_chat(recipient, **kwargs))
 
     def _run_turns(self, recipient: "ConversableAgent", first: Any, max_turns: int, silent: Optional[bool]) -> None:
         """Send ``first`` and then this agent's replies, one per turn, for at most ``max_turns`` turns.

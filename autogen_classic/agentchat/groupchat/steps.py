@@ -11,6 +11,8 @@ asked for it, where the round decides what it means.
 
 from __future__ import annotations
 
+import asyncio
+
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, TypeVar, Union
 
@@ -94,6 +96,10 @@ async def a_run_steps(steps: Generator[Step, Any, T]) -> T:
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
         result, error = None, None
+        if isinstance(step, SelectSpeaker):
+            # Once a round, let other tasks run (a stream's consumer, other chats of a study): agents
+            # that answer without awaiting anything would otherwise keep the event loop to themselves.
+            await asyncio.sleep(0)
         try:
             result = await step.a_run()
         except BaseException as e:  # noqa: BLE001 - see run_steps

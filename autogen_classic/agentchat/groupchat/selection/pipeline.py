@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....exception_utils import NoEligibleSpeaker
+from ....io import IOStream
+from ....messages.emit import listening, send_to
+from ....messages.run_events import SpeakerSelectionMessage
 from ...agent import Agent
 from ...conversable.agent_args import check_speaker_selection_method
 from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
@@ -160,15 +163,27 @@ def _start(groupchat: GroupState, last_speaker: Agent) -> SelectionRecord:
     return record
 
 
-def _done(record: SelectionRecord, chosen: Agent) -> Agent:
+def _announce(record: SelectionRecord, selector: Any) -> None:
+    """The decision as an event (for listeners beyond the plain console) and a DEBUG log record."""
+    logger.debug("Speaker selection, round %d (%s): %s; %s", record.round, record.method, record.chosen,
+                 record.reason)
+    stream = IOStream.get_default()
+    if listening(stream):
+        send_to(stream, SpeakerSelectionMessage.build(
+            manager_name=str(getattr(selector, "name", "")), record=record.to_dict()))
+
+
+def _done(record: SelectionRecord, chosen: Agent, selector: Any = None) -> Agent:
     record.chosen = chosen.name
+    _announce(record, selector)
     return chosen
 
 
-def _failed(record: SelectionRecord, error: BaseException) -> None:
+def _failed(record: SelectionRecord, error: BaseException, selector: Any = None) -> None:
     record.chosen = None
     text = error.message if isinstance(error, NoEligibleSpeaker) else f"{type(error).__name__}: {error}"
     record.reason = f"{record.reason + '; ' if record.reason else ''}{text}"
+    _announce(record, selector)
 
 
 def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
@@ -189,10 +204,10 @@ def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) ->
         if isinstance(planned, _AutoJob):
             chosen = planned.chat.run(groupchat, last_speaker, planned.messages, planned.candidates, record)
             record.reason = planned.reason_prefix + record.reason
-            return _done(record, chosen)
-        return _done(record, planned)
+            return _done(record, chosen, selector)
+        return _done(record, planned, selector)
     except BaseException as error:
-        _failed(record, error)
+        _failed(record, error, selector)
         raise
 
 
@@ -204,10 +219,10 @@ async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector:
         if isinstance(planned, _AutoJob):
             chosen = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
             record.reason = planned.reason_prefix + record.reason
-            return _done(record, chosen)
-        return _done(record, planned)
+            return _done(record, chosen, selector)
+        return _done(record, planned, selector)
     except BaseException as error:
-        _failed(record, error)
+        _failed(record, error, selector)
         raise
 
 
@@ -222,7 +237,7 @@ def _plan_auto(
     try:
         planned = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, "")
     except BaseException as error:
-        _failed(record, error)
+        _failed(record, error, selector)
         raise
     if isinstance(planned, _AutoJob) and messages is not None:
         planned.messages = _model_view(messages)
@@ -252,9 +267,9 @@ def auto_select_speaker(
     try:
         if isinstance(planned, _AutoJob):
             planned = planned.chat.run(groupchat, last_speaker, planned.messages, planned.candidates, record)
-        return _done(record, planned)
+        return _done(record, planned, selector)
     except BaseException as error:
-        _failed(record, error)
+        _failed(record, error, selector)
         raise
 
 
@@ -270,7 +285,7 @@ async def a_auto_select_speaker(
     try:
         if isinstance(planned, _AutoJob):
             planned = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
-        return _done(record, planned)
+        return _done(record, planned, selector)
     except BaseException as error:
-        _failed(record, error)
+        _failed(record, error, selector)
         raise
