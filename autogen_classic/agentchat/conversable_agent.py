@@ -25,6 +25,7 @@ from ..messages.agent_messages import (
     ClearConversableAgentHistoryWarningMessage,
     ConversableAgentUsageSummaryMessage,
     ConversableAgentUsageSummaryNoCostIncurredMessage,
+    create_received_message_model,  # noqa: F401 - importable here, as in classic AutoGen
     received_message_fields,
 )
 from ..messages.emit import emit

@@ -101,20 +101,38 @@ def _heading(message: Any, out: Callable[..., Any]) -> None:
 
 
 class FunctionCall(BaseModel):
+    """A suggested function call: name and JSON arguments."""
+
     name: Optional[str] = None
     arguments: Optional[str] = None
 
+    def print(self, f: Printer = None) -> None:
+        _call_block(_out(f), f"***** Suggested function call: {self.name or '(No function name found)'} *****",
+                    self.arguments)
+
 
 class ToolCall(BaseModel):
+    """A suggested tool call: id and function."""
+
     id: Optional[str] = None
     function: FunctionCall
     type: str
 
+    def print(self, f: Printer = None) -> None:
+        name = self.function.name or "(No function name found)"
+        _call_block(_out(f), f"***** Suggested tool call ({self.id or 'No tool call id found'}): {name} *****",
+                    self.function.arguments)
+
 
 class ToolResponse(BaseModel):
+    """One tool result."""
+
     tool_call_id: Optional[str] = None
     role: MessageRole = "tool"
-    content: Union[str, int, float, bool]
+    content: Any
+
+    def print(self, f: Printer = None) -> None:
+        _boxed(_out(f), f"***** Response from calling tool ({self.tool_call_id or 'No id found'}) *****", self.content)
 
 
 @wrap_message
@@ -144,8 +162,7 @@ class ToolResponseMessage(BasePrintReceivedMessage):
         out = _out(f)
         _heading(self, out)
         for response in self.tool_responses:
-            _boxed(out, f"***** Response from calling tool ({response.tool_call_id or 'No id found'}) *****",
-                   response.content)
+            ToolResponse.print(response, out)
             out("\n", SEPARATOR, flush=True, sep="")
 
 
@@ -161,8 +178,7 @@ class FunctionCallMessage(BasePrintReceivedMessage):
         _heading(self, out)
         if self.content is not None:
             out(self.content, flush=True)
-        _call_block(out, f"***** Suggested function call: {self.function_call.name or '(No function name found)'} "
-                    "*****", self.function_call.arguments)
+        FunctionCall.print(self.function_call, out)
         out("\n", SEPARATOR, flush=True, sep="")
 
 
@@ -183,9 +199,7 @@ class ToolCallMessage(BasePrintReceivedMessage):
         if self.content is not None:
             out(self.content, flush=True)
         for call in self.tool_calls:
-            name = call.function.name or "(No function name found)"
-            _call_block(out, f"***** Suggested tool call ({call.id or 'No tool call id found'}): {name} *****",
-                        call.function.arguments)
+            ToolCall.print(call, out)
         out("\n", SEPARATOR, flush=True, sep="")
 
 

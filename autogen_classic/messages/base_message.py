@@ -70,11 +70,19 @@ def _built(cls: type[BaseModel], fields: dict[str, Any]) -> Any:
 _message_classes: dict[str, type[BaseModel]] = {}
 
 
+def camel2snake(name: str) -> str:
+    """``"TextMessage"`` -> ``"text_message"``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
 def _type_name(cls: type[Any]) -> str:
     name = cls.__name__
-    if name.endswith("Message"):
-        name = name[: -len("Message")]
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return camel2snake(name[: -len("Message")] if name.endswith("Message") else name)
+
+
+def get_message_classes() -> dict[str, type[BaseModel]]:
+    """Every event class by its ``type`` tag (a copy)."""
+    return dict(_message_classes)
 
 
 _M = TypeVar("_M", bound=BaseMessage)

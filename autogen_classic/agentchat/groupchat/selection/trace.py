@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
@@ -116,8 +116,21 @@ class SelectionRecord:
         return list(self.steps[-1].candidates) if self.steps else []
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the record as plain JSON-ready data."""
-        return asdict(self)
+        """Return the record as plain JSON-ready data (the same as ``dataclasses.asdict``, built directly)."""
+        # Written out: asdict deep-copies generically, which costs more than a round when events are listened to.
+        return {
+            "round": self.round,
+            "method": self.method,
+            "last_speaker": self.last_speaker,
+            "steps": [{"name": s.name, "candidates": list(s.candidates)} for s in self.steps],
+            "attempts": [
+                {"prompt_role": a.prompt_role, "answer": a.answer, "mentions": dict(a.mentions), "outcome": a.outcome}
+                for a in self.attempts
+            ],
+            "chosen": self.chosen,
+            "reason": self.reason,
+            "usage": dict(self.usage),
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SelectionRecord:
