@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any, Callable, Literal, Optional, TypeVar, Union
 
+from .. import runtime_logging
 from ..coding.reply import local_run_code, resolve_code_execution_config, run_code_blocks
 from ..coding.utils import content_str
 from ..exception_utils import InvalidArgumentTypeError
@@ -163,6 +164,8 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         self._init_functions(function_map)
         self._validate_name_for_endpoint(name)
         self._code_execution_config = resolve_code_execution_config(code_execution_config)
+        if runtime_logging.is_logging:
+            runtime_logging.log_new_agent(self, locals())
 
         # Registered last = checked first: termination/human input, function call, tool calls, code, model.
         self.register_reply([Agent, None], ConversableAgent.generate_oai_reply)
@@ -407,7 +410,10 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
 
     def _process_received_message(self, message: Any, sender: Agent, silent: Optional[bool]) -> None:
         as_dict = message_to_dict(message)
-        if not self._append_oai_message(as_dict, "user", sender, is_sending=False):
+        valid = self._append_oai_message(as_dict, "user", sender, is_sending=False)
+        if runtime_logging.is_logging:
+            runtime_logging.log_event(self, "received_message", message=message, sender=sender.name, valid=valid)
+        if not valid:
             raise invalid_message_error(as_dict, received=True)
         if not self._is_silent(sender, silent):
             self._print_received_message(as_dict, sender)

@@ -242,7 +242,8 @@ def received_message_fields(message: dict[str, Any], sender_name: str, recipient
             calls.append(ToolCall.model_construct(
                 id=call.get("id"), type=call.get("type", "function"),
                 function=FunctionCall.model_construct(name=function.get("name"), arguments=function.get("arguments"))))
-        return ToolCallMessage, {**fields, "content": message.get("content"), "refusal": None, "role": None,
+        return ToolCallMessage, {**fields, "content": message.get("content"), "refusal": None,
+                                 "role": message.get("role") or "assistant",
                                  "audio": None, "function_call": None, "tool_calls": calls}
     return TextMessage, {**fields, "content": message.get("content")}
 

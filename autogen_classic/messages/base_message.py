@@ -101,6 +101,7 @@ def wrap_message(message_cls: type[_M]) -> type[BaseModel]:
     if not (isinstance(message_cls, type) and issubclass(message_cls, BaseMessage)):
         raise TypeError(f"wrap_message expects a BaseMessage subclass; got {message_cls!r}.")
     tag = _type_name(message_cls)
+    _field_names = tuple(message_cls.model_fields)  # the serialised order of the content's fields
 
     class WrapperBase(BaseModel):
         type: Literal[tag] = tag  # type: ignore[valid-type]
@@ -119,7 +120,10 @@ def wrap_message(message_cls: type[_M]) -> type[BaseModel]:
         @classmethod
         def build(cls, **fields: Any) -> Any:
             """The event with these content fields, unvalidated (for values the package made itself)."""
-            return _built(cls, {"type": tag, "content": _built(message_cls, {"uuid": new_uuid(), **fields})})
+            ordered = {"uuid": new_uuid(), **{name: fields[name] for name in _field_names if name in fields}}
+            if len(ordered) <= len(fields):  # keys that are not declared fields: kept after them
+                ordered.update(fields)
+            return _built(cls, {"type": tag, "content": _built(message_cls, ordered)})
 
     wrapper = create_model(message_cls.__name__, __base__=WrapperBase, __module__=message_cls.__module__)
     for name, member in vars(message_cls).items():  # the content's own public methods, on the event too

@@ -7,15 +7,21 @@ import inspect
 import json
 import logging
 import threading
+import time
+import uuid
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import openai
 
+from .. import runtime_logging
 from ..cache import Cache
 from ..cache.keys import get_key
 from ..exception_utils import ModelToolNotSupportedError
 from ..io.base import IOStream
+from ..logger.logger_utils import format_ts
+from ..messages.emit import listening, send_to
+from ..messages.run_events import ModelRequestMessage
 from ..token_count_utils import count_token
 from .client_utils import FormatterProtocol
 from .configuration.config import validate_llm_config
@@ -68,6 +74,8 @@ ERROR: ImportError | None = None
 TOOL_ENABLED = True
 
 logger = logging.getLogger("autogen_classic.oai")
+# One DEBUG record per completed model request (model, endpoint, tokens, latency, cache hit).
+request_logger = logging.getLogger("autogen_classic.oai.client")
 
 _RETRYABLE_BY_NEXT_ENTRY = (openai.APIError, MalformedResponseError, json.JSONDecodeError, OSError)
 
@@ -137,6 +145,14 @@ class OpenAIWrapper:
         self.total_usage_summary = None
         self.actual_usage_summary = None
         self.wrapper_id = id(self)
+        if runtime_logging.is_logging:
+            runtime_logging.log_new_wrapper(self, {"config_list": config_list, "base_config": base_config})
+            for client, entry in zip(self._clients, entries):
+                if isinstance(client, OpenAIClient):
+                    settings = {**llm_config, **entry}
+                    runtime_logging.log_new_client(
+                        client, self, {k: v for k, v in settings.items() if k in self.openai_kwargs}
+                    )
 
     def __repr__(self) -> str:
         return f"OpenAIWrapper(endpoints=[{', '.join(self._describe(i) for i in range(len(self._clients)))}])"
@@ -159,6 +175,8 @@ class OpenAIWrapper:
             if isinstance(client, PlaceHolderClient):
                 if client.config.get("model_client_cls") == model_client_cls.__name__:
                     self._clients[i] = model_client_cls(client.config, **kwargs)
+                    if runtime_logging.is_logging:
+                        runtime_logging.log_new_client(self._clients[i], self, {"config": client.config, **kwargs})
                     return
             elif isinstance(client, model_client_cls):
                 already = True
@@ -225,6 +243,7 @@ class OpenAIWrapper:
         last = len(self._clients) - 1
         for i, client in enumerate(self._clients):
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
+            started = time.time()
             hit = self._lookup(call, client)
             if hit is None:
                 try:
@@ -235,6 +254,7 @@ class OpenAIWrapper:
                 self._record(call, client, response)
             else:
                 response = hit
+            self._after_request(call, client, response, started, hit is not None)
             if self._accept(call, client, response, i, last):
                 return response
             rejected = response
@@ -249,6 +269,7 @@ class OpenAIWrapper:
         last = len(self._clients) - 1
         for i, client in enumerate(self._clients):
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
+            started = time.time()
             hit = self._lookup(call, client)
             if hit is None:
                 try:
@@ -263,6 +284,7 @@ class OpenAIWrapper:
                 self._record(call, client, response)
             else:
                 response = hit
+            self._after_request(call, client, response, started, hit is not None)
             if self._accept(call, client, response, i, last):
                 return response
             rejected = response
@@ -318,6 +340,59 @@ class OpenAIWrapper:
                 call.cache.set(call.cache_key, encode_for_cache(response))
             except Exception as err:  # noqa: BLE001 - an unstorable answer is still a good answer
                 logger.warning("The response could not be cached (%s: %s).", type(err).__name__, err)
+
+    def _after_request(self, call: PreparedCall, client: Any, response: Any, started: float, cached: bool) -> None:
+        """Report one completed model request (fresh or from the cache) to whoever observes requests.
+
+        The one place requests are reported: runtime logging (a ``chat_completions`` row) and a DEBUG
+        record on the ``autogen_classic.oai.client`` logger, and a ``ModelRequestMessage`` event for
+        streams that listen beyond the plain console. Off, they cost a few flag checks.
+        """
+        if runtime_logging.is_logging:
+            runtime_logging.log_chat_completion(
+                invocation_id=uuid.uuid4(),
+                client_id=id(client),
+                wrapper_id=self.wrapper_id,
+                agent=call.agent,
+                request=call.params,
+                response=response,
+                is_cached=int(cached),
+                cost=float(getattr(response, "cost", 0) or 0),
+                start_time=format_ts(started),
+            )
+        stream = IOStream.get_default()
+        debug = request_logger.isEnabledFor(logging.DEBUG)
+        if not (debug or listening(stream)):
+            return
+        try:
+            usage = client.get_usage(response) or {}
+        except Exception:  # noqa: BLE001 - a client without usage still gets its record
+            usage = {}
+        facts = {
+            "model": call.params.get("model") or getattr(response, "model", None),
+            "base_url": getattr(client, "base_url", None) or None,
+            "prompt_tokens": usage.get("prompt_tokens") or 0,
+            "completion_tokens": usage.get("completion_tokens") or 0,
+            "total_tokens": usage.get("total_tokens") or 0,
+            "latency": time.time() - started,
+            "cache_hit": cached,
+        }
+        if debug:
+            # The same facts as record attributes, for handlers that store fields rather than text.
+            request_logger.debug(
+                "model request: model=%(model)s base_url=%(base_url)s prompt_tokens=%(prompt_tokens)s "
+                "completion_tokens=%(completion_tokens)s total_tokens=%(total_tokens)s latency=%(latency).3fs "
+                "cache_hit=%(cache_hit)s",
+                facts,
+                extra=facts,
+            )
+        if listening(stream):
+            send_to(stream, ModelRequestMessage.build(
+                source_name=getattr(call.agent, "name", None), base_url=None if facts["base_url"] is None else
+                str(facts["base_url"]), model=facts["model"], prompt_tokens=facts["prompt_tokens"],
+                completion_tokens=facts["completion_tokens"], total_tokens=facts["total_tokens"],
+                cost=float(getattr(response, "cost", 0) or 0), latency=facts["latency"], is_cached=cached,
+            ))
 
     def _accept(self, call: PreparedCall, client: Any, response: Any, index: int, last: int) -> bool:
         retrieval = formatted_retrieval(client.message_retrieval, call.formatter)

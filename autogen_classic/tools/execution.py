@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Callable, Coroutine, Optional
 
+from .. import runtime_logging
 from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
 from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
@@ -71,17 +72,21 @@ def is_async_callable(func: Any) -> bool:
     return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(getattr(func, "__call__", None))
 
 
-def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None) -> Callable[..., Any]:
+def wrap_function(
+    func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None, *, source: Any = None
+) -> Callable[..., Any]:
     """Wrap a tool so it accepts JSON-shaped arguments and returns message content.
 
     Dict arguments for ``pydantic.BaseModel`` parameters are loaded into model instances and
     the return value is turned into a string with ``serialize_to_str``. A sync function stays
     sync and an async one stays async; name and docstring are kept, and the original is
-    available as ``wrapped._origin``.
+    available as ``wrapped._origin``. While runtime logging is on, each call that returns is
+    logged (``log_function_use``: source, function, the model's arguments, the return value).
 
     Args:
         func: the function to wrap.
         inject_params: extra keyword arguments passed on every call (not visible to the model).
+        source: the agent executing the calls, named in the runtime log.
     """
     extra = dict(inject_params or {})
 
@@ -90,7 +95,10 @@ def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, An
         @load_basemodels_if_needed
         @functools.wraps(func)
         async def _a_wrapped_func(*args: Any, **kwargs: Any) -> str:
-            return serialize_to_str(await func(*args, **{**kwargs, **extra}))
+            returned = await func(*args, **{**kwargs, **extra})
+            if runtime_logging.is_logging:
+                runtime_logging.log_function_use(source, func, kwargs, returned)
+            return serialize_to_str(returned)
 
         wrapped: Callable[..., Any] = _a_wrapped_func
     else:
@@ -98,7 +106,10 @@ def wrap_function(func: Callable[..., Any], inject_params: Optional[dict[str, An
         @load_basemodels_if_needed
         @functools.wraps(func)
         def _wrapped_func(*args: Any, **kwargs: Any) -> str:
-            return serialize_to_str(func(*args, **{**kwargs, **extra}))
+            returned = func(*args, **{**kwargs, **extra})
+            if runtime_logging.is_logging:
+                runtime_logging.log_function_use(source, func, kwargs, returned)
+            return serialize_to_str(returned)
 
         wrapped = _wrapped_func
 
@@ -160,13 +171,16 @@ def _parse_arguments(func_call: Mapping[str, Any]) -> tuple[Optional[dict[str, A
     return arguments, None
 
 
-def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any) -> None:
-    emit(ExecuteFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments, recipient_name="")
+def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, agent_name: str) -> None:
+    emit(ExecuteFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments,
+         recipient_name=agent_name)
 
 
-def _print_executed(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any) -> None:
+def _print_executed(
+    out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any, agent_name: str
+) -> None:
     emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments, content=content,
-         recipient_name="")
+         recipient_name=agent_name)
 
 
 def _run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -206,6 +220,7 @@ def execute_function(
     call_id: Optional[str] = None,
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Execute one function call and return ``(is_exec_success, result_dict)``.
 
@@ -216,6 +231,7 @@ def execute_function(
         call_id: the tool call id, shown in the printed lines.
         verbose: also print the function's output after it ran.
         iostream: where to print (default: ``IOStream.get_default()``).
+        agent_name: the name of the executing agent, carried by the printed events.
 
     Returns:
         ``(True, {"name", "role": "function", "content": return value})`` on success;
@@ -226,7 +242,7 @@ def execute_function(
     func_name, func, arguments, content = _prepare(function_map, func_call)
     success = False
     if content is None and func is not None:
-        _print_executing(out, func_name, call_id, arguments)
+        _print_executing(out, func_name, call_id, arguments, agent_name)
         try:
             content = func(**arguments)
             if inspect.isawaitable(content):
@@ -235,7 +251,7 @@ def execute_function(
         except Exception as e:
             content = f"Error: {e}"
     if verbose:
-        _print_executed(out, func_name, call_id, arguments, content)
+        _print_executed(out, func_name, call_id, arguments, content, agent_name)
     return success, _result(func_name, content)
 
 
@@ -249,6 +265,7 @@ async def a_execute_function(
     call_id: Optional[str] = None,
     verbose: bool = False,
     iostream: Optional[IOStream] = None,
+    agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Async twin of ``execute_function``: async functions are awaited, sync ones called directly.
 
@@ -263,7 +280,7 @@ async def a_execute_function(
     func_name, func, arguments, content = _prepare(function_map, func_call)
     success = False
     if content is None and func is not None:
-        _print_executing(out, func_name, call_id, arguments)
+        _print_executing(out, func_name, call_id, arguments, agent_name)
         try:
             content = func(**arguments)
             if inspect.isawaitable(content):
@@ -272,7 +289,7 @@ async def a_execute_function(
         except Exception as e:
             content = f"Error: {e}"
     if verbose:
-        _print_executed(out, func_name, call_id, arguments, content)
+        _print_executed(out, func_name, call_id, arguments, content, agent_name)
     return success, _result(func_name, content)
 
 

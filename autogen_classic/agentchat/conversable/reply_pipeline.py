@@ -12,6 +12,7 @@ import inspect
 from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
+from ... import runtime_logging
 from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
 from ...types import Agent, is_agent
 from . import builtin_replies
@@ -214,6 +215,11 @@ class ReplyPipelineMixin:
                 continue
             if self._match_trigger(entry["trigger"], sender):
                 final, reply = reply_func(self, messages=messages, sender=sender, config=entry["config"])
+                if runtime_logging.is_logging:
+                    runtime_logging.log_event(
+                        self, "reply_func_executed", reply_func_module=getattr(reply_func, "__module__", None),
+                        reply_func_name=getattr(reply_func, "__name__", repr(reply_func)), final=final, reply=reply,
+                    )
                 if final:
                     return reply
         return self._default_auto_reply

@@ -178,7 +178,7 @@ class ToolRegistryMixin:
         self, func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None
     ) -> Callable[..., Any]:
         """``func`` taking JSON-shaped arguments and returning message text, with ``inject_params`` added."""
-        return execution.wrap_function(func, inject_params)
+        return execution.wrap_function(func, inject_params, source=self)
 
     @staticmethod
     def _format_json_str(jstr: str) -> str:
@@ -203,7 +203,9 @@ class ToolRegistryMixin:
             content is ``"Error: Function <name> not found."``, ``"Error: <json error>\\n The argument must
             be in JSON format."`` or ``"Error: <exception>"``.
         """
-        return execution.execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
+        return execution.execute_function(
+            self._function_map, func_call, call_id=call_id, verbose=verbose, agent_name=self.name
+        )
 
     async def a_execute_function(
         self, func_call: dict[str, Any], call_id: Optional[str] = None, verbose: bool = False
@@ -215,7 +217,9 @@ class ToolRegistryMixin:
             call_id: the tool call id, shown in the printed lines.
             verbose: also print the function's output.
         """
-        return await execution.a_execute_function(self._function_map, func_call, call_id=call_id, verbose=verbose)
+        return await execution.a_execute_function(
+            self._function_map, func_call, call_id=call_id, verbose=verbose, agent_name=self.name
+        )
 
 
 def register_function(

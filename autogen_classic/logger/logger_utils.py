@@ -1,0 +1,120 @@
+"""Timestamps and the conversion of logged objects into JSON-ready data."""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import inspect
+from typing import Any, Callable, Union
+
+__all__ = ["convert", "format_ts", "get_current_ts", "to_dict"]
+
+_TS_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+_PLAIN = (int, float, str, bool, type(None))
+# Deep enough for any configuration or message; deeper means a structure worth no more detail.
+_MAX_DEPTH = 32
+
+
+def format_ts(epoch_seconds: float) -> str:
+    """The log timestamp (UTC, ``YYYY-MM-DD HH:MM:SS.ffffff``) of a ``time.time()`` value.
+
+    Args:
+        epoch_seconds: seconds since the epoch.
+    """
+    return datetime.datetime.fromtimestamp(epoch_seconds, datetime.timezone.utc).strftime(_TS_FORMAT)
+
+
+def get_current_ts() -> str:
+    """The current time as a log timestamp (UTC, ``YYYY-MM-DD HH:MM:SS.ffffff``)."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime(_TS_FORMAT)
+
+
+def to_dict(
+    obj: Union[int, float, str, bool, dict[Any, Any], list[Any], tuple[Any, ...], Any],
+    exclude: tuple[str, ...] = (),
+    no_recursive: tuple[Any, ...] = (),
+) -> Any:
+    """Turn ``obj`` into data ``json.dumps`` can write: dicts, lists and plain values.
+
+    Dicts and lists are converted item by item, pydantic models through their fields, other
+    objects through their attributes (``vars``), functions and classes become their source
+    text. Values of other kinds (a ``uuid``, a ``datetime``) are returned unchanged for the
+    JSON encoder to handle. Never raises: a circular reference becomes a
+    ``<<circular reference: Type>>`` string.
+
+    Args:
+        obj: the value to convert.
+        exclude: dict keys and attribute names to leave out, at every depth.
+        no_recursive: types whose instances are written as ``str(instance)`` rather than
+            expanded (e.g. agents held by a group chat).
+    """
+    kinds = tuple(no_recursive)
+    return convert(obj, exclude, (lambda value: isinstance(value, kinds)) if kinds else None)
+
+
+def convert(obj: Any, exclude: tuple[str, ...] | frozenset[str], as_text: Callable[[Any], bool] | None) -> Any:
+    """``to_dict`` with a predicate (instead of types) choosing the objects written as ``str(obj)``.
+
+    Args:
+        obj: the value to convert.
+        exclude: dict keys and attribute names to leave out, at every depth.
+        as_text: returns True for the objects to write as ``str(obj)``; None for none.
+    """
+    return _Converter(frozenset(exclude), as_text).run(obj, 0)
+
+
+class _Converter:
+    def __init__(self, exclude: frozenset[str], as_text: Callable[[Any], bool] | None) -> None:
+        self.exclude = exclude
+        self.as_text = as_text
+        self.active: set[int] = set()  # ids on the current path: a repeat is a circle
+
+    def run(self, obj: Any, depth: int) -> Any:
+        if isinstance(obj, _PLAIN):
+            return obj
+        if self.as_text is not None and self.as_text(obj):
+            return str(obj)
+        if isinstance(obj, enum.Enum):
+            return self.run(obj.value, depth)
+        if id(obj) in self.active or depth > _MAX_DEPTH:
+            return f"<<circular reference: {type(obj).__qualname__}>>"
+        self.active.add(id(obj))
+        try:
+            return self._expand(obj, depth + 1)
+        finally:
+            self.active.discard(id(obj))
+
+    def _expand(self, obj: Any, depth: int) -> Any:
+        if isinstance(obj, dict):
+            return {_key(k): self.run(v, depth) for k, v in obj.items() if k not in self.exclude}
+        if isinstance(obj, (list, tuple)):
+            return [self.run(item, depth) for item in obj]
+        if isinstance(obj, (set, frozenset)):
+            items = [self.run(item, depth) for item in obj]
+            try:
+                return sorted(items)
+            except TypeError:
+                return items
+        if inspect.isroutine(obj) or inspect.isclass(obj):
+            return _source(obj)
+        fields = getattr(type(obj), "model_fields", None)
+        if isinstance(fields, dict):  # a pydantic model: its declared fields (not per-call extras)
+            return {k: self.run(getattr(obj, k, None), depth) for k in fields if k not in self.exclude}
+        attributes = getattr(obj, "__dict__", None)
+        if isinstance(attributes, dict):
+            return {k: self.run(v, depth) for k, v in list(attributes.items()) if k not in self.exclude}
+        return obj  # uuid, datetime, bytes, ...: the JSON encoder decides
+
+
+def _key(key: Any) -> Any:
+    return key if isinstance(key, _PLAIN) else str(key)
+
+
+def _source(obj: Any) -> str:
+    """The source text of a function or class; its qualified name when there is no source (built-ins)."""
+    try:
+        return inspect.getsource(obj).strip()
+    except (OSError, TypeError):
+        module = getattr(obj, "__module__", None)
+        name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+        return f"{module}.{name}" if module and module != "builtins" else str(name)
