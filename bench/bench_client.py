@@ -4,7 +4,12 @@ Per call it reports:
 
 - raw: the ``openai`` SDK's own request time (``client.chat.completions.create``);
 - wrapper: the same uncached request through ``OpenAIWrapper.create``, and its added overhead;
-- cache hits: ``OpenAIWrapper.create`` answered from ``Cache.in_memory()`` and ``Cache.disk()``.
+- cache hits: ``OpenAIWrapper.create`` answered from ``Cache.in_memory()`` and ``Cache.disk()``;
+- the ``sdk_fast_path`` opt-in: the same uncached request with and without it, for a short chat
+  and a longer one with tools, as wall time and as CPU time of the calling thread (the server's
+  thread excluded). The opt-in sends messages and tools past the SDK's per-request processing,
+  so tracing tools wrapping ``chat.completions.create`` no longer see them; no target, the table
+  says what it saves.
 
 Targets: the wrapper adds under 10% to an uncached request, and a cache hit is at least
 20x faster than the request it replaces. Raw and wrapper calls are interleaved and medians
@@ -37,6 +42,19 @@ MESSAGES = [
     {"role": "user", "content": "Now explain it in one sentence."},
 ]
 REPLY = "A cache keeps answers close so the same question never travels twice. " * 4
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": f"tool_{i}",
+            "description": "Look something up.",
+            "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+        },
+    }
+    for i in range(3)
+]
+# (name, messages, tools) of the chats the sdk_fast_path opt-in is measured on.
+FAST_PATH_CHATS = [("4 messages", MESSAGES, None), ("20 messages, 3 tools", MESSAGES * 5, TOOLS)]
 
 
 def _time(fn: Callable[[], object]) -> float:
@@ -47,6 +65,52 @@ def _time(fn: Callable[[], object]) -> float:
 
 def _median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
+
+
+def _timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall time and CPU time of this thread for one call of ``fn``."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    fn()
+    return time.perf_counter() - wall, time.thread_time() - cpu
+
+
+def run_fast_path(calls: int) -> list[tuple[str, float, str]]:
+    """Measure the ``sdk_fast_path`` opt-in; return table rows (name, median µs, note)."""
+    rows: list[tuple[str, float, str]] = []
+    with ScriptedOpenAIServer(default_reply=REPLY) as server:
+        entry = server.config_entry()
+        default = OpenAIWrapper(config_list=[entry], cache_seed=None)
+        fast = OpenAIWrapper(config_list=[{**entry, "sdk_fast_path": True}], cache_seed=None)
+        for name, messages, tools in FAST_PATH_CHATS:
+            extra = {"tools": tools} if tools else {}
+            calls_of = {
+                "default": lambda m=messages, e=extra: default.create(messages=m, **e),
+                "sdk_fast_path": lambda m=messages, e=extra: fast.create(messages=m, **e),
+            }
+            before = len(server.requests)
+            for call in calls_of.values():
+                call()
+            sent_default, sent_fast = server.requests[before:before + 2]
+            assert sent_default == sent_fast, "the opt-in changed the request body"
+            for _ in range(max(5, calls // 10)):
+                for call in calls_of.values():
+                    call()
+            samples: dict[str, list[tuple[float, float]]] = {key: [] for key in calls_of}
+            for i in range(calls):  # interleaved, in alternating order
+                for key in (list(calls_of) if i % 2 else list(reversed(calls_of))):
+                    samples[key].append(_timed(calls_of[key]))
+            wall = {key: _median_us([w for w, _ in s]) for key, s in samples.items()}
+            cpu = {key: _median_us([c for _, c in s]) for key, s in samples.items()}
+            saved_cpu = cpu["default"] - cpu["sdk_fast_path"]
+            rows += [
+                (f"{name}: default, wall", wall["default"], "messages and tools visible to tracing tools"),
+                (f"{name}: sdk_fast_path, wall", wall["sdk_fast_path"],
+                 f"{wall['default'] - wall['sdk_fast_path']:+.0f} µs saved per request"),
+                (f"{name}: default, client CPU", cpu["default"], "CPU time of the calling thread"),
+                (f"{name}: sdk_fast_path, client CPU", cpu["sdk_fast_path"],
+                 f"{saved_cpu:+.0f} µs saved ({100.0 * saved_cpu / cpu['default']:.0f}% of the default)"),
+            ]
+    return rows
 
 
 def run(calls: int) -> tuple[list[tuple[str, float, str]], dict[str, bool]]:
@@ -118,6 +182,14 @@ def run(calls: int) -> tuple[list[tuple[str, float, str]], dict[str, bool]]:
     return rows, checks
 
 
+def _print_table(rows: list[tuple[str, float, str]]) -> None:
+    width = max(len(name) for name, _, _ in rows)
+    print(f"{'measurement'.ljust(width)}  {'per call':>12}  note")
+    print(f"{'-' * width}  {'-' * 12}  {'-' * 40}")
+    for name, micros, note in rows:
+        print(f"{name.ljust(width)}  {micros:>9.0f} µs  {note}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls (a smoke run of a few seconds)")
@@ -130,12 +202,12 @@ def main(argv: list[str]) -> int:
         parser.error("--calls must be at least 2")
     with IOStream.set_default(ScriptedIOStream()):  # keep any console output out of the table
         rows, checks = run(calls)
-    width = max(len(name) for name, _, _ in rows)
+        fast_rows = run_fast_path(calls)
     print(f"OpenAIWrapper benchmark against the scripted server ({calls} calls each, medians)")
-    print(f"{'measurement'.ljust(width)}  {'per call':>12}  note")
-    print(f"{'-' * width}  {'-' * 12}  {'-' * 40}")
-    for name, micros, note in rows:
-        print(f"{name.ljust(width)}  {micros:>9.0f} µs  {note}")
+    _print_table(rows)
+    print()
+    print("Opt-in sdk_fast_path (tracing tools then see no messages or tools)")
+    _print_table(fast_rows)
     print()
     for name, ok in checks.items():
         print(f"[{'PASS' if ok else 'MISS'}] {name}")

@@ -11,13 +11,13 @@ request). Fields the SDK does not know travel in ``extra_body``.
 from __future__ import annotations
 
 import difflib
-import inspect
 from collections.abc import Iterable
 from functools import lru_cache
 
 from ..endpoint.openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS
 from ..endpoint.providers import PROVIDER_OPTION_KEYS
 from ..endpoint.request import WRAPPER_KEYS
+from ..endpoint.sdk_parameters import create_parameters
 
 __all__ = ["accepted_options", "check_options"]
 
@@ -26,10 +26,11 @@ _OWN_KEYS = frozenset({"config_list", "model", "api_type", "structured_output"})
 
 @lru_cache(maxsize=1)
 def accepted_options() -> frozenset[str]:
-    """The option names ``OpenAIWrapper`` accepts (inspected once from the installed ``openai`` SDK)."""
-    from openai.resources.chat.completions import Completions
+    """The option names ``OpenAIWrapper`` accepts (the SDK's own ``create`` arguments, read once).
 
-    request = {name for name in inspect.signature(Completions.create).parameters if name != "self"}
+    Read from the SDK's function, never from whatever a tracing tool installed over it.
+    """
+    request = create_parameters()
     return frozenset(request) | CLIENT_KEYS | AZURE_CLIENT_KEYS | WRAPPER_KEYS | _OWN_KEYS | PROVIDER_OPTION_KEYS
 
 

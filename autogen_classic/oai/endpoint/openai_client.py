@@ -21,7 +21,8 @@ from ..client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_too
 from ..errors import MalformedResponseError
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
-from .request import response_format_param
+from .request import SDK_FAST_PATH_KEY, response_format_param
+from .sdk_parameters import create_parameters
 from ..secrets import is_valid_api_key
 from .streaming import StreamAccumulator
 from ..usage import cost_for_tokens
@@ -32,6 +33,7 @@ __all__ = [
     "MISSING_MODEL_ERROR",
     "OPENAI_DEFAULT_BASE_URL",
     "OPEN_API_BASE_URL_PREFIX",
+    "SDK_FAST_PATH_KEY",
     "OpenAIClient",
     "check_completion",
 ]
@@ -66,7 +68,7 @@ AZURE_CLIENT_KEYS = frozenset(
 )
 
 
-# Request parameters sent without the SDK's per-request type walk (see ``_request_params``).
+# With ``sdk_fast_path``: request parameters sent past the SDK's per-request type walk (see ``_fast_path_params``).
 _PLAIN_JSON_PARAMETERS = ("messages", "tools", "functions")
 
 
@@ -74,15 +76,33 @@ def _is_async_http_client(client: Any) -> bool:
     return client is not None and inspect.iscoroutinefunction(getattr(client, "aclose", None))
 
 
-def _create_parameter_names() -> frozenset[str]:
-    from openai.resources.chat.completions import Completions
+def _fast_path_setting(config: Mapping[str, Any]) -> bool:
+    value = config.get(SDK_FAST_PATH_KEY)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ValueError(
+            f"Invalid llm_config: {SDK_FAST_PATH_KEY!r} must be True or False, got {type(value).__name__} "
+            f"{value!r}. True sends messages and tools past the openai SDK's per-request processing (faster, "
+            "but tracing tools wrapping chat.completions.create then record no messages or tools)."
+        )
+    return value
 
-    return frozenset(name for name in inspect.signature(Completions.create).parameters if name != "self")
 
+def _fast_path_params(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with messages, tools and functions moved into ``extra_body``.
 
-# Request settings the SDK has no argument for (vLLM's top_k, Ollama's options, ...) still reach
-# the server: they travel in extra_body.
-_CREATE_PARAMETERS = _create_parameter_names()
+    The SDK checks every message (and tool) against its typed schema before sending: about 1.4 ms of
+    CPU per request for a four-message chat, 7 ms for twenty, the largest cost of a request besides
+    the network. They are plain JSON already, and the SDK merges ``extra_body`` into the body as is,
+    so the server receives the same body. Wrappers of ``create`` then see ``messages=[]``.
+    """
+    plain = {key: params[key] for key in _PLAIN_JSON_PARAMETERS if key in params}
+    if not plain:
+        return params
+    rest = {k: v for k, v in params.items() if k not in plain}
+    return {**rest, "messages": [], "extra_body": {**plain, **(params.get("extra_body") or {})}}
+
 
 _NAME_ERROR = re.compile(r"Invalid 'messages\[\d+\]\.name': string does not match pattern.")
 _LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -137,13 +157,18 @@ class OpenAIClient:
         client: the merged ``config_list`` entry (``model``, ``api_key``, ``base_url``,
             ``api_type``, ``api_version``, ``timeout``, ``max_retries``, ``default_headers``, ...),
             as ``OpenAIWrapper`` builds it; or, as in the classic package, a ready ``openai.OpenAI``
-            / ``openai.AzureOpenAI`` client to wrap.
+            / ``openai.AzureOpenAI`` client to wrap. Every request parameter the SDK has goes to
+            ``chat.completions.create`` as its own keyword argument, so tracing tools that wrap it
+            see the request. ``"sdk_fast_path": True`` in the entry sends messages, tools and
+            functions in ``extra_body`` instead and reads the response body directly (less CPU per
+            request; wrappers of ``create`` then see ``messages=[]`` and no tools).
         response_format: a pydantic model (or JSON-schema dict) every request asks for; replies
             are shown through its ``format()`` method when it has one.
 
     Raises:
         ValueError: the entry lacks what its endpoint needs (a key for a hosted endpoint, an
-            Azure endpoint or API version), or names a provider without an OpenAI-compatible endpoint.
+            Azure endpoint or API version), names a provider without an OpenAI-compatible endpoint,
+            or has an ``sdk_fast_path`` that is not True or False.
     """
 
     def __init__(self, client: Any, response_format: Any = None) -> None:
@@ -160,6 +185,7 @@ class OpenAIClient:
         config = client
         self.api_type: str = str(config.get("api_type") or "openai")
         self.model: str | None = config.get("model")
+        self.sdk_fast_path: bool = _fast_path_setting(config)
         self.provider: Provider | None = None if self.is_azure else provider_for(config)
         keys = CLIENT_KEYS | (AZURE_CLIENT_KEYS if self.is_azure else frozenset())
         kwargs = {k: v for k, v in config.items() if k in keys and v is not None}
@@ -187,6 +213,7 @@ class OpenAIClient:
         """Serve requests through a ready SDK client (async requests run it in a worker thread)."""
         self.api_type = "azure" if isinstance(client, openai.AzureOpenAI) else "openai"
         self.model = None
+        self.sdk_fast_path = False
         self.provider = None if self.is_azure else OPENAI
         self._kwargs = {"api_key": client.api_key}
         self._wrapped = True
@@ -301,8 +328,11 @@ class OpenAIClient:
             params_in = {**params_in, "response_format": response_format_param(self.response_format)}
         if self.provider is not None:
             params_in = self.provider.adapt(params_in)
-        params = {k: v for k, v in params_in.items() if k in _CREATE_PARAMETERS}
-        extra = {k: v for k, v in params_in.items() if k not in _CREATE_PARAMETERS}
+        # Every argument the SDK has goes to create() by name, so wrappers of create (tracing tools) see
+        # the request; settings it has no argument for (vLLM's top_k, Ollama's options) go in extra_body.
+        known = create_parameters()
+        params = {k: v for k, v in params_in.items() if k in known}
+        extra = {k: v for k, v in params_in.items() if k not in known}
         if extra:
             params["extra_body"] = {**extra, **(params_in.get("extra_body") or {})}
         if self.is_azure and isinstance(params.get("model"), str):
@@ -315,13 +345,6 @@ class OpenAIClient:
         else:
             params.pop("stream_options", None)
             params["stream"] = False  # said explicitly, as classic AutoGen's requests do
-        # The SDK checks every message (and tool) against its typed schema before sending, about 1 ms of
-        # CPU per request for a short chat: the largest cost of a request besides the network. They are
-        # plain JSON already, so they travel in extra_body, which the SDK merges into the body as is.
-        plain = {key: params.pop(key) for key in _PLAIN_JSON_PARAMETERS if key in params}
-        if plain:
-            params["messages"] = []
-            params["extra_body"] = {**plain, **(params.get("extra_body") or {})}
         return params
 
     @staticmethod
@@ -338,19 +361,22 @@ class OpenAIClient:
     def create(self, params: dict[str, Any]) -> ChatCompletion:
         """Send one chat-completions request (streamed when ``params["stream"]`` is true)."""
         params = self._request_params(params)
+        completions = self._client.chat.completions  # looked up per call: wrappers installed later are used
         try:
             if params.get("stream"):
                 accumulator = StreamAccumulator()
                 try:
-                    for chunk in self._client.chat.completions.create(**params):
+                    for chunk in completions.create(**self._sent(params)):
                         accumulator.add(chunk)
                 except BaseException:
                     accumulator.finish(interrupted=True)
                     raise
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
-            raw = self._client.chat.completions.with_raw_response.create(**params)
-            return check_completion(_parsed_completion(raw))
+            if self.sdk_fast_path:
+                raw = completions.with_raw_response.create(**_fast_path_params(params))
+                return check_completion(_parsed_completion(raw))
+            return check_completion(completions.create(**params))
         except openai.BadRequestError as err:
             translated = self._translate(err)
             if translated is err:
@@ -362,20 +388,22 @@ class OpenAIClient:
         if self._wrapped:  # a ready sync SDK client: its settings cannot be copied to an async one
             return await asyncio.to_thread(self.create, params)
         params = self._request_params(params)
-        client = await self._async_client()
+        completions = (await self._async_client()).chat.completions
         try:
             if params.get("stream"):
                 accumulator = StreamAccumulator()
                 try:
-                    async for chunk in await client.chat.completions.create(**params):
+                    async for chunk in await completions.create(**self._sent(params)):
                         accumulator.add(chunk)
                 except BaseException:
                     accumulator.finish(interrupted=True)
                     raise
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
-            raw = await client.chat.completions.with_raw_response.create(**params)
-            return check_completion(_parsed_completion(raw))
+            if self.sdk_fast_path:
+                raw = await completions.with_raw_response.create(**_fast_path_params(params))
+                return check_completion(_parsed_completion(raw))
+            return check_completion(await completions.create(**params))
         except openai.APITimeoutError as err:
             corrected = connection_error_from_timeout(err)
             if corrected is None:
@@ -386,6 +414,10 @@ class OpenAIClient:
             if translated is err:
                 raise
             raise translated from err
+
+    def _sent(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The keyword arguments of ``create`` for ``params``: as they are, or past the SDK's type walk."""
+        return _fast_path_params(params) if self.sdk_fast_path else params
 
     def message_retrieval(self, response: ChatCompletion) -> list[str | ChatCompletionMessage]:
         """Return each choice's text, or its message object when it calls a tool or function.

@@ -18,6 +18,7 @@ from ..usage import Price, normalize_price
 __all__ = [
     "LEGACY_CACHE_DIR",
     "LEGACY_DEFAULT_CACHE_SEED",
+    "SDK_FAST_PATH_KEY",
     "WRAPPER_KEYS",
     "PreparedCall",
     "decode_cached",
@@ -31,6 +32,10 @@ __all__ = [
 
 LEGACY_DEFAULT_CACHE_SEED = 41
 LEGACY_CACHE_DIR = ".cache"
+
+# The llm_config / config_list key that sends messages and tools past the openai SDK's per-request
+# processing (see ``OpenAIClient``); off by default so that tracing tools see every request.
+SDK_FAST_PATH_KEY = "sdk_fast_path"
 
 # Keys the wrapper itself consumes; they are never sent to the endpoint.
 WRAPPER_KEYS = frozenset(
@@ -47,6 +52,7 @@ WRAPPER_KEYS = frozenset(
         "price",
         "model_client_cls",
         "structured_output",
+        SDK_FAST_PATH_KEY,
     }
 )
 

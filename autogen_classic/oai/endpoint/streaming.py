@@ -7,7 +7,8 @@ from typing import Any
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from termcolor import colored
 
-from ...io.base import IOStream
+from ...messages.client_messages import StreamMessage
+from ...messages.emit import emit, emit_print
 
 __all__ = ["StreamAccumulator"]
 
@@ -53,7 +54,7 @@ class StreamAccumulator:
                 state.content = (state.content or "") + delta.content
                 state.pieces += 1
                 if self._echo:
-                    IOStream.get_default().print(colored(delta.content, "green"), end="", flush=True)
+                    emit(StreamMessage, content=delta.content)
                     self._printed = True
             if getattr(delta, "refusal", None):
                 state.refusal = (state.refusal or "") + delta.refusal  # type: ignore[operator]
@@ -85,7 +86,7 @@ class StreamAccumulator:
         """
         if self._printed:
             marker = colored(" [stream interrupted]", "red") if interrupted else ""
-            IOStream.get_default().print(marker, flush=True)
+            emit_print(marker)
             self._printed = False
 
     def result(self, params: dict[str, Any]) -> ChatCompletion:
