@@ -306,55 +306,57 @@ class PostCarryoverProcessingMessage(BaseMessage):
         out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
 
 
-@wrap_message
-class TerminationAndHumanReplyMessage(BaseMessage):
-    """No human input was given when it was asked for."""
+class _HumanReply(BaseMessage):
+    """An event of an agent (``recipient``) about to answer ``sender``; their names are kept."""
 
-    no_human_input_msg: str
     sender_name: str
     recipient_name: str
 
-    def __init__(self, *, uuid: Optional[UUID] = None, no_human_input_msg: str = "", sender: Any = None,
-                 recipient: Any = None, **fields: Any) -> None:
+    def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, recipient: Any = None,
+                 **fields: Any) -> None:
         fields.setdefault("sender_name", _name(sender) or "No sender")
         fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, no_human_input_msg=no_human_input_msg, **fields)
+        super().__init__(uuid=uuid, **fields)
+
+
+@wrap_message
+class TerminationAndHumanReplyMessage(_HumanReply):
+    """No human input was given when it was asked for."""
+
+    no_human_input_msg: str
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
 
 
 @wrap_message
-class UsingAutoReplyMessage(BaseMessage):
+class UsingAutoReplyMessage(_HumanReply):
     """The agent goes on with its automatic reply."""
 
     human_input_mode: str
-    sender_name: str
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, human_input_mode: str = "", sender: Any = None,
-                 recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("sender_name", _name(sender) or "No sender")
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, human_input_mode=human_input_mode, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
 
 
 # ------------------------------------------------------------------ code and functions
-@wrap_message
-class ExecuteCodeBlockMessage(BaseMessage):
-    """A code block is about to run."""
+class _ForRecipient(BaseMessage):
+    """An event about one agent, built from the agent (``recipient``; its name is kept)."""
 
-    code: str
-    language: str
-    code_block_count: int
     recipient_name: str
 
     def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
         fields.setdefault("recipient_name", _name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
+
+
+@wrap_message
+class ExecuteCodeBlockMessage(_ForRecipient):
+    """A code block is about to run."""
+
+    code: str
+    language: str
+    code_block_count: int
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
@@ -387,17 +389,12 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
 
 
 @wrap_message
-class ExecuteFunctionMessage(BaseMessage):
+class ExecuteFunctionMessage(_ForRecipient):
     """A function is about to run."""
 
     func_name: str
     call_id: Optional[str] = None
     arguments: Any
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
@@ -405,18 +402,13 @@ class ExecuteFunctionMessage(BaseMessage):
 
 
 @wrap_message
-class ExecutedFunctionMessage(BaseMessage):
+class ExecutedFunctionMessage(_ForRecipient):
     """A function ran; its output."""
 
     func_name: str
     call_id: Optional[str] = None
     arguments: Any
     content: Any
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
@@ -504,14 +496,8 @@ class ClearConversableAgentHistoryMessage(BaseMessage):
 
 
 @wrap_message
-class ClearConversableAgentHistoryWarningMessage(BaseMessage):
+class ClearConversableAgentHistoryWarningMessage(_ForRecipient):
     """``nr_messages_to_preserve`` does not apply when one conversation is cleared."""
-
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(colored("WARNING: `nr_preserved_messages` is ignored when clearing chat history with a specific "
@@ -563,9 +549,8 @@ class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
                         "names.", "red"), flush=True)
 
 
-@wrap_message
-class SelectSpeakerMessage(BaseMessage):
-    """The numbered list of manual speaker selection."""
+class _WithAgentNames(BaseMessage):
+    """A manual-selection event: built from the candidate ``agents`` (their names are kept)."""
 
     agent_names: Optional[list[str]] = None
 
@@ -573,6 +558,11 @@ class SelectSpeakerMessage(BaseMessage):
         if agents is not None:
             fields["agent_names"] = [_name(agent) for agent in agents]
         super().__init__(uuid=uuid, **fields)
+
+
+@wrap_message
+class SelectSpeakerMessage(_WithAgentNames):
+    """The numbered list of manual speaker selection."""
 
     def print(self, f: Printer = None) -> None:
         out = _out(f)
@@ -582,31 +572,18 @@ class SelectSpeakerMessage(BaseMessage):
 
 
 @wrap_message
-class SelectSpeakerTryCountExceededMessage(BaseMessage):
+class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
     """Manual selection gave up after too many tries."""
 
     try_count: int
-    agent_names: Optional[list[str]] = None
-
-    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
-        if agents is not None:
-            fields["agent_names"] = [_name(agent) for agent in agents]
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
 
 
 @wrap_message
-class SelectSpeakerInvalidInputMessage(BaseMessage):
+class SelectSpeakerInvalidInputMessage(_WithAgentNames):
     """Manual selection got something other than a listed number."""
-
-    agent_names: Optional[list[str]] = None
-
-    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
-        if agents is not None:
-            fields["agent_names"] = [_name(agent) for agent in agents]
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(f"Invalid input. Please enter a number between 1 and {len(self.agent_names or [])}.")
@@ -614,28 +591,16 @@ class SelectSpeakerInvalidInputMessage(BaseMessage):
 
 # ------------------------------------------------------------------ usage
 @wrap_message
-class ConversableAgentUsageSummaryNoCostIncurredMessage(BaseMessage):
+class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
     """An agent without a model has no usage."""
-
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(f"No cost incurred from agent '{self.recipient_name}'.")
 
 
 @wrap_message
-class ConversableAgentUsageSummaryMessage(BaseMessage):
+class ConversableAgentUsageSummaryMessage(_ForRecipient):
     """The heading of an agent's usage summary."""
-
-    recipient_name: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         _out(f)(f"Agent '{self.recipient_name}':")
