@@ -20,6 +20,18 @@ from .agentchat import (
     initiate_chats,
     register_function,
 )
+from .agentchat.groupchat.swarm import (
+    AFTER_WORK,
+    ON_CONDITION,
+    UPDATE_SYSTEM_MESSAGE,
+    AfterWork,
+    AfterWorkOption,
+    OnCondition,
+    SwarmAgent,
+    SwarmResult,
+    a_initiate_swarm_chat,
+    initiate_swarm_chat,
+)
 from .agentchat.groupchat.transcript import load_transcript
 from .code_utils import DEFAULT_MODEL, FAST_MODEL
 from .exception_utils import (
@@ -53,6 +65,7 @@ __version__ = "0.1.0"
 # stderr through Python's last-resort handler, as they do in classic AutoGen.
 
 __all__ = [
+    "AFTER_WORK",
     "DEFAULT_MODEL",
     "FAST_MODEL",
     "Agent",
@@ -69,13 +82,21 @@ __all__ = [
     "LLMAgent",
     "ModelClient",
     "NoEligibleSpeaker",
+    "ON_CONDITION",
+    "OnCondition",
     "OpenAIWrapper",
     "SenderRequired",
+    "SwarmAgent",
+    "SwarmResult",
     "Tool",
+    "UPDATE_SYSTEM_MESSAGE",
     "UndefinedNextAgent",
     "UserProxyAgent",
     "__version__",
+    "AfterWork",
+    "AfterWorkOption",
     "a_initiate_chats",
+    "a_initiate_swarm_chat",
     "config_list_from_dotenv",
     "config_list_from_json",
     "config_list_from_models",
@@ -86,6 +107,7 @@ __all__ = [
     "gather_usage_summary",
     "get_config_list",
     "initiate_chats",
+    "initiate_swarm_chat",
     "load_transcript",
     "register_function",
     "tool",

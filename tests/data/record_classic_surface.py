@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 # Modules and names served by parts of the package recorded separately.
-NOT_RECORDED_MODULES = ("swarm_agent", "society_of_mind", "redis_cache", "docker_commandline")
+NOT_RECORDED_MODULES = ("swarm_agent", "redis_cache", "docker_commandline")
 NOT_RECORDED_NAMES = {
     "AFTER_WORK", "AfterWorkOption", "ON_CONDITION", "SwarmAgent", "SwarmResult", "UPDATE_SYSTEM_MESSAGE",
     "a_initiate_swarm_chat", "initiate_swarm_chat", "DockerCommandLineCodeExecutor",

@@ -57,11 +57,15 @@ def _resolve_method(
     if callable(method):
         record.method = "callable"
         result = method(last_speaker, groupchat)
+        # A selection callable may explain its decision (e.g. a swarm hand-off) in ``last_reason``.
+        why = getattr(method, "last_reason", None)
+        record.reason = why if isinstance(why, str) else ""
         if result is None:
             raise NoEligibleSpeaker("Custom speaker selection function returned None. Terminating conversation.")
         if isinstance(result, str):
             method = result
-            prefix = f"the custom selection function chose the method {result!r}; "
+            said = f"{record.reason}; " if record.reason else ""
+            prefix = f"{said}the custom selection function chose the method {result!r}; "
         elif isinstance(result, Agent):
             if result not in groupchat.agents:
                 raise ValueError(
@@ -120,7 +124,7 @@ def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: Sel
     """Everything but the model chat: return the chosen agent, or an ``_AutoJob`` to run."""
     direct, method, prefix = _resolve_method(groupchat, last_speaker, record)
     if direct is not None:
-        record.reason = "the custom selection function returned this agent"
+        record.reason = record.reason or "the custom selection function returned this agent"
         return direct
     _check_population(groupchat, last_speaker, method)
     candidates, pinned = candidate_agents(groupchat, last_speaker, record)
