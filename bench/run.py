@@ -7,7 +7,9 @@ Sections (in this order; ``--sections`` picks some):
 - ``scale``: 50 group chats at once against a scripted server with 100 ms latency (bench_scale.py);
 - ``selection``: "auto" speaker-selection accuracy, structured and classic, on the embedded model
   (bench_selection.py; needs the ``local`` extra);
-- ``client``: OpenAIWrapper overhead and cache hits against the scripted server (bench_client.py).
+- ``client``: OpenAIWrapper overhead and cache hits against the scripted server (bench_client.py);
+- ``local_tools``: tool-call accuracy of the embedded model on a labeled set: right tool, wrong tool,
+  text (bench_local_tools.py; needs the ``local`` extra).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SECTIONS = ("orchestration", "scale", "selection", "client")
+SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools")
 
 
 def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
@@ -42,6 +44,8 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
     if name == "client":
         return ["--quick"] if quick else []
+    if name == "local_tools":
+        return ["--limit", "8", "--variants", "tools", "stock-auto"] if quick else []
     return []  # scale: 50 chats in either mode, it takes seconds
 
 

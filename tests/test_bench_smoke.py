@@ -193,7 +193,7 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
     assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
-    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client"):
+    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools"):
         suite.section_argv("everything", quick=True, compare=None)
     assert suite.section_script("scale").name == "bench_scale.py" and suite.section_script("scale").is_file()
     with pytest.raises(ValueError, match="name must be one of"):
@@ -215,3 +215,61 @@ def test_orchestration_console_output_goes_to_devnull_and_keeps_every_round(
         orchestration.output = "null"
     assert result.rounds == 20 and result.in_order == 19
     assert "Next speaker" not in capsys.readouterr().out  # printed, but to os.devnull
+
+
+# ------------------------------------------------------------------------------------------ local tools
+@pytest.fixture(scope="module")
+def local_tools() -> ModuleType:
+    return _load("bench_local_tools")
+
+
+def test_local_tools_counts_right_wrong_text_and_over_calls(local_tools: ModuleType) -> None:
+    outcome = local_tools.Outcome
+    result = local_tools.VariantResult("tools", [
+        outcome("a", "transfer_to_sales", "transfer_to_sales", True),
+        outcome("b", "transfer_to_sales", "transfer_to_refunds", True),
+        outcome("c", "get_order_status", None),
+        outcome("d", None, "get_order_status", False),
+        outcome("e", None, None),
+        outcome("f", "transfer_to_sales", error="APIConnectionError: refused"),
+    ], seconds=6.0)  # fmt: skip
+    assert result.count() == {"calls": 3, "args ok": 2, "right": 2, "wrong tool": 1, "text": 1, "over-call": 1,
+                              "errors": 1}  # fmt: skip
+    text = local_tools.table([result])
+    assert text.splitlines()[2].split()[:4] == ["tools", "6", "2", "33.3%"]
+    assert "2/3" in text  # arguments usable out of calls made
+
+
+def test_local_tools_checks_arguments_against_the_schema(local_tools: ModuleType) -> None:
+    assert local_tools.arguments_ok("get_order_status", '{"order_id": "A17"}')
+    assert not local_tools.arguments_ok("get_order_status", "{}")  # the required parameter is missing
+    assert not local_tools.arguments_ok("get_order_status", "not json")
+    assert local_tools.arguments_ok("transfer_to_sales", "{}")
+
+
+def test_local_tools_spread_keeps_every_answer_and_rejects_a_bad_limit(local_tools: ModuleType) -> None:
+    cases = local_tools.CASES
+    picked = local_tools.spread(cases, 8)
+    assert len(picked) == 8 and picked[0] == cases[0] and len(set(picked)) == 8
+    assert local_tools.spread(cases, None) == list(cases)
+    with pytest.raises(ValueError, match="--limit must be at least 1"):
+        local_tools.spread(cases, 0)
+    tool = local_tools.baseline(cases).removeprefix("always ").split(":")[0]
+    assert tool in {expected for _, expected in cases}
+
+
+def test_local_tools_runs_on_the_embedded_model(local_tools: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    assert local_tools.main(["--variants", "tools", "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("tools "))
+    assert row.split()[1] == "2"  # two cases asked, each answered by a call or text (no errors column > 0)
+    assert row.split()[-2] == "0", row
+    assert "baseline: always " in out
+
+
+def test_suite_quick_local_tools_is_short() -> None:
+    suite = _load("bench_run", "run")
+    assert suite.section_argv("local_tools", quick=True, compare=None) == [
+        "--limit", "8", "--variants", "tools", "stock-auto"]  # fmt: skip
+    assert suite.section_argv("local_tools", quick=False, compare=None) == []

@@ -17,8 +17,10 @@ from .model_file import MODEL_NAME, check_available
 __all__ = [
     "HOST",
     "MODEL_CONTEXT",
+    "MODEL_TEMPLATE",
     "N_CTX_ENV",
     "STARTUP_TIMEOUT",
+    "TOOL_CHAT_FORMAT",
     "EmbeddedServer",
     "EmbeddedServerError",
     "PortInUseError",
@@ -31,6 +33,14 @@ MODEL_CONTEXT = 8192
 """SmolLM2-135M-Instruct's full context window in tokens: the server's default context size."""
 N_CTX_ENV = "AUTOGEN_CLASSIC_LOCAL_N_CTX"
 """When set, the context size of servers started without an explicit ``n_ctx``."""
+TOOL_CHAT_FORMAT = "autogen-classic-tools"
+"""The default chat format: the model's own template, plus tool calls (``tool_calls.py``)."""
+MODEL_TEMPLATE = "chat_template.default"
+"""The chat format of the model's own template alone: requests with tools get text answers."""
+# The handler runs in the server process, started by path: importing it through the package would load
+# all of autogen_classic there (seconds of start-up) for one module that needs only llama_cpp.
+_TOOL_HANDLER = Path(__file__).with_name("tool_calls.py")
+_BOOTSTRAP = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
 _PORT_ATTEMPTS = 3
 _IN_USE_MARKER = "address already in use"
 
@@ -88,6 +98,10 @@ class EmbeddedServer:
             the model's full context of 8,192 tokens.
         n_threads: CPU threads for generation; None uses min(available CPUs, 4).
         startup_timeout: seconds to wait for the server to answer before giving up.
+        chat_format: how llama.cpp turns chat requests into prompts. None (``TOOL_CHAT_FORMAT``): the
+            model's own template, and OpenAI-style ``tool_calls`` for requests with ``tools``;
+            ``MODEL_TEMPLATE``: the template alone; any other llama.cpp chat format by name, e.g.
+            ``"chatml-function-calling"``.
 
     Use ``start()``/``stop()`` or ``with EmbeddedServer() as server: ...``.
     """
@@ -99,8 +113,15 @@ class EmbeddedServer:
         n_ctx: int | None = None,
         n_threads: int | None = None,
         startup_timeout: float = STARTUP_TIMEOUT,
+        chat_format: str | None = None,
     ) -> None:
         check_port(port)
+        if chat_format is not None and (not isinstance(chat_format, str) or not chat_format.strip()):
+            raise ValueError(
+                f"chat_format must be the name of a llama.cpp chat format, e.g. {MODEL_TEMPLATE!r}, or None "
+                f"for tool calls ({TOOL_CHAT_FORMAT!r}); got {chat_format!r}"
+            )
+        self._chat_format = chat_format.strip() if chat_format is not None else TOOL_CHAT_FORMAT
         self._requested_port = port
         if n_ctx is not None and (isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx <= 0):
             raise ValueError(f"n_ctx must be a positive number of tokens or None, got {n_ctx!r}")
@@ -116,6 +137,11 @@ class EmbeddedServer:
     def n_ctx(self) -> int:
         """The context size in tokens the server runs with."""
         return self._n_ctx
+
+    @property
+    def chat_format(self) -> str:
+        """The llama.cpp chat format the server runs with (``TOOL_CHAT_FORMAT`` by default)."""
+        return self._chat_format
 
     @property
     def port(self) -> int | None:
@@ -192,8 +218,12 @@ class EmbeddedServer:
         fd, log_name = tempfile.mkstemp(prefix=f"autogen-classic-smollm2-{port}-", suffix=".log")
         self._log_path, self._port, self._owner_pid = Path(log_name), port, os.getpid()
         threads = str(self._n_threads)
-        command = [
-            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL_NAME,
+        if self._chat_format == TOOL_CHAT_FORMAT:
+            entry = [sys.executable, "-c", _BOOTSTRAP, str(_TOOL_HANDLER)]  # registers the format, then serves
+        else:
+            entry = [sys.executable, "-m", "llama_cpp.server"]
+        command = entry + [
+            "--model", str(model), "--model_alias", MODEL_NAME, "--chat_format", self._chat_format,
             "--host", HOST, "--port", str(port), "--n_ctx", str(self._n_ctx),
             "--n_threads", threads, "--n_threads_batch", threads,
             "--use_mlock", "False",  # pinning the model in RAM only warns under containers' memlock limits
