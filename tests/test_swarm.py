@@ -39,7 +39,7 @@ class Script:
         system = body["messages"][0]["content"]
         name = system.split(".")[0].removeprefix("I am ")
         tools = [t["function"] for t in body.get("tools") or []]
-        self.requests.append({"agent": name, "system": system, "tools": tools})
+        self.requests.append({"agent": name, "system": system, "tools": tools, "messages": body["messages"]})
         queue = self.replies.get(name) or []
         return queue.pop(0) if queue else f"{name} is done."
 
@@ -267,3 +267,77 @@ def test_nested_chat_handoff(server: ScriptedOpenAIServer, script: Script) -> No
     assert names[:4] == [None, "a", "Tool_Execution", "nested_chat_a_1"]
     assert result.chat_history[3]["content"] == "helper is done."
     assert names[4] == "a"  # the nested chat agent hands back to the agent that handed off
+
+
+def _carryover_swarm(server: ScriptedOpenAIServer, script: Script, carryover: Any, use_async: bool = False,
+                     message: Any = "Write it up") -> tuple[Any, list[dict[str, Any]]]:
+    """a hands off to a nested chat with helper whose first chat carries ``carryover``; returns the result and
+    the messages of helper's first request."""
+    a = agent(server, "a")
+    helper = autogen.AssistantAgent("helper", system_message="I am helper.", llm_config=server.llm_config())
+    chat: dict[str, Any] = {"recipient": helper, "message": message, "max_turns": 1, "summary_method": "last_msg",
+                            "chat_id": 1, "carryover_config": carryover}
+    a.register_hand_off([ON_CONDITION({"chat_queue": [chat], "use_async": use_async}, "ask the helper"),
+                         AFTER_WORK(AfterWorkOption.TERMINATE)])
+    script.replies["a"] = [call("transfer_a_to_nested_chat_a_1"), "a wraps up."]
+    messages = [{"role": "user", "content": "first msg"}, {"role": "user", "content": "second msg"}]
+    if use_async:
+        result, _, _ = asyncio.run(a_initiate_swarm_chat(a, messages, [a], max_rounds=6))
+    else:
+        result, _, _ = initiate_swarm_chat(a, messages, [a], max_rounds=6)
+    first = next(r for r in script.requests if r["agent"] == "helper")
+    return result, first["messages"]
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+def test_nested_chat_carryover_all_messages(server: ScriptedOpenAIServer, script: Script, use_async: bool) -> None:
+    _, received = _carryover_swarm(server, script, {"summary_method": "all"}, use_async)
+    # The swarm's messages before the hand-off (the transfer call and its result are not carried over).
+    assert received[-1]["content"] == "Write it up\nContext:\nfirst msg\nsecond msg"
+    # The nested chat's summary reaches the swarm, and a, handed back to, answers it.
+    back_to_a = [r for r in script.requests if r["agent"] == "a"][-1]["messages"]
+    assert back_to_a[-1]["content"] == "helper is done." and back_to_a[-1]["name"] == "nested_chat_a_1"
+    assert script.replies["a"] == []  # a answered after the nested chat
+
+
+def test_nested_chat_carryover_last_message_and_callables(server: ScriptedOpenAIServer, script: Script) -> None:
+    _, received = _carryover_swarm(server, script, {"summary_method": "last_msg"})
+    assert received[-1]["content"] == "Write it up\nContext:\nsecond msg"
+
+    script.requests.clear()
+    seen: list[Any] = []
+
+    def keep_first(agent: Any, messages: list[dict[str, Any]], summary_args: dict[str, Any]) -> str:
+        seen.append((agent.name, summary_args))
+        return "first was: " + messages[0]["content"]
+
+    _, received = _carryover_swarm(server, script, {"summary_method": keep_first, "summary_args": {"k": 1}},
+                                   message=lambda recipient, messages, sender, config: "Made by a callable")
+    assert received[-1]["content"] == "Made by a callable\nContext:\nfirst was: first msg"
+    assert seen == [("nested_chat_a_1", {"k": 1})]
+
+    script.requests.clear()
+    _, received = _carryover_swarm(server, script, {"summary_method": "last_msg"}, message="")
+    assert received[-1]["content"] == "Context:\nsecond msg"
+
+
+def test_nested_chat_carryover_reflection_asks_the_first_recipient(server: ScriptedOpenAIServer, script: Script) -> None:
+    script.replies["first msg"] = ["A short summary."]  # the summary request's first message names the "agent"
+    _, received = _carryover_swarm(server, script, {"summary_method": "reflection_with_llm",
+                                                    "summary_args": {"summary_prompt": "Sum it up."}})
+    summary_request = next(r for r in script.requests if r["messages"][-1]["content"] == "Sum it up.")
+    assert [m["content"] for m in summary_request["messages"]] == ["first msg", "second msg", "Sum it up."]
+    assert received[-1]["content"] == "Write it up\nContext:\nA short summary."
+
+
+def test_nested_chat_carryover_bad_config_is_refused_at_registration(server: ScriptedOpenAIServer) -> None:
+    a = agent(server, "a")
+    helper = autogen.AssistantAgent("helper", llm_config=False)
+    for config, match in [({"summary_method": "bogus"}, "agent 'a' has carryover_config summary_method='bogus'; "
+                                                        "it accepts 'all', 'last_msg', 'reflection_with_llm' or a callable"),
+                          ({"summary_args": {}}, "must contain a 'summary_method' key"),
+                          ("all", "must be a dict with a 'summary_method' key")]:
+        with pytest.raises(ValueError, match=match):
+            a.register_hand_off(ON_CONDITION({"chat_queue": [{"recipient": helper, "message": "m",
+                                                              "carryover_config": config}]}, "ask"))
+    assert a._nested_chat_handoffs == []  # nothing half-registered

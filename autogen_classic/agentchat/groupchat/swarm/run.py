@@ -15,6 +15,7 @@ from ...chat import ChatResult
 from ...user_proxy_agent import UserProxyAgent
 from ..group import GroupChat
 from ..manager import GroupChatManager
+from .carryover import a_swarm_summary_from_nested_chats, swarm_summary_from_nested_chats
 from .conditions import AFTER_WORK, AFTER_WORK_KINDS, ON_CONDITION, AfterWorkOption, after_work_option
 from .executor import make_tool_executor
 from .swarm_agent import SwarmAgent
@@ -64,11 +65,12 @@ def _nested_chat_agents(agents: list[SwarmAgent]) -> list[SwarmAgent]:
         for index, handoff in enumerate(agent._nested_chat_handoffs):
             chats = handoff["nested_chats"]
             nested = SwarmAgent(name=f"nested_chat_{agent.name}_{index + 1}")
+            use_async = chats.get("use_async", False)
+            default_reply = a_swarm_summary_from_nested_chats if use_async else swarm_summary_from_nested_chats
             nested.register_nested_chats(
                 chats["chat_queue"],
-                reply_func_from_nested_chats=chats.get("reply_func_from_nested_chats") or "summary_from_nested_chats",
-                config=chats.get("config"), trigger=lambda sender: True, position=0,
-                use_async=chats.get("use_async", False),
+                reply_func_from_nested_chats=chats.get("reply_func_from_nested_chats") or default_reply,
+                config=chats.get("config"), trigger=lambda sender: True, position=0, use_async=use_async,
             )
             nested.register_hand_off(AFTER_WORK(agent=agent))
             agent.register_hand_off(ON_CONDITION(nested, handoff["condition"], handoff["available"]))

@@ -9,6 +9,7 @@ from ....oai.client import OpenAIWrapper
 from ....tools.function_utils import get_function_schema
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
+from .carryover import check_carryover_config
 from .conditions import AFTER_WORK, ON_CONDITION, UPDATE_SYSTEM_MESSAGE
 
 __all__ = ["CONTEXT_VARIABLES_PARAM", "SwarmAgent"]
@@ -133,6 +134,9 @@ class SwarmAgent(ConversableAgent):
 
     def _register_condition(self, transit: ON_CONDITION) -> None:
         if isinstance(transit.target, dict):
+            queue = transit.target.get("chat_queue")
+            if queue and isinstance(queue[0], dict) and "carryover_config" in queue[0]:
+                check_carryover_config(queue[0]["carryover_config"], self.name)
             self._nested_chat_handoffs.append(
                 {"nested_chats": transit.target, "condition": transit.condition, "available": transit.available})
             return
