@@ -215,3 +215,14 @@ def test_conversable_agent_reads_the_servers_tool_call(embedded_server: local.Em
     assert isinstance(reply, dict) and reply["role"] == "assistant"
     assert reply["tool_calls"][0]["function"]["name"] == "get_order_status"
     assert json.loads(reply["tool_calls"][0]["function"]["arguments"])["order_id"]
+
+
+def test_a_forwarded_calls_none_text_is_not_shown_to_the_model() -> None:
+    # Agents forward a call's null content as the text "None"; the model must not see (and copy) it.
+    from autogen_classic.local import tool_calls
+
+    call = {"id": "c1", "type": "function", "function": {"name": "transfer_to_sales", "arguments": "{}"}}
+    plain = tool_calls._plain_messages([{"role": "assistant", "content": "None", "tool_calls": [call]}], marks=True)
+    assert plain == [{"role": "assistant", "content": tool_calls._call_text("transfer_to_sales", "{}")}]
+    said = tool_calls._plain_messages([{"role": "assistant", "content": "None"}], marks=False)
+    assert said == [{"role": "assistant", "content": "None"}]  # a text answer "None" is kept as it is

@@ -70,6 +70,7 @@ def test_every_notebook_is_tested() -> None:
     names = sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb"))
     assert names == [
         "01_quick_start", "02_transition_graphs", "03_manual_selection", "04_custom_selection", "05_save_and_resume",
+        "06_customer_service_swarm",
     ]
 
 
@@ -119,3 +120,31 @@ def test_save_and_resume(offline: Path) -> None:
     assert "last message now: 'Thanks, that answers my question. '" in text
     assert "speakers: planner > coder > critic > user > planner > coder > critic > user" in text
     assert "ValueError: message_string must be a JSON list of message objects; got dict." in text
+
+
+def test_customer_service_swarm(offline: Path) -> None:
+    text = _text(_execute("06_customer_service_swarm", offline))
+    scripted, embedded = text.split("embedded model: ")
+    # Part 1, a purchase: triage hands off to sales, whose execute_order fills in the order.
+    assert "triage: calls transfer_triage_to_sales()" in scripted
+    assert "sales: calls execute_order(product='ACME Rocket Skates', price=9999)" in scripted
+    assert " 2  Tool_Execution -> sales: handoff: triage -> sales, transfer_triage_to_sales\n" in scripted
+    assert "handoffs: triage -> sales\nend reason: customer gave no reply.\nlast agent: sales\n" in scripted
+    assert "The customer is Wile E. Coyote." in scripted  # the UPDATE_SYSTEM_MESSAGE template, rendered
+    # Part 1, a refund, then the manager: two hand-offs in a row reach the human agent, who types the reply.
+    assert ("handoffs: triage -> issues_and_repairs | issues_and_repairs -> triage | triage -> human_agent\n"
+            "end reason: customer gave no reply.\nlast agent: human_agent\n") in scripted
+    back_to_triage = "12  Tool_Execution -> triage: handoff: issues_and_repairs -> triage, "
+    assert back_to_triage + "transfer_issues_and_repairs_to_triage\n" in scripted
+    assert "human_agent: Hello, this is the manager. Your next anvil is on us." in scripted
+    assert ("context variables:\n  customer_name: Wile E. Coyote\n  order: {'product': 'ACME Rocket Skates', "
+            "'price': 9999}\n  item_id: item_132612938\n  refund: {'item_id': 'item_132612938', "
+            "'reason': 'arrived broken'}\n") in scripted
+    assert "Replying as human_agent. Provide feedback to chat_manager." in scripted
+    # Part 2 (the model chooses): only the structure. triage must call a transfer, so one hand-off from it.
+    assert embedded.startswith("smollm2-135m-instruct\n")
+    assert " 0  customer -> triage: swarm: the initial agent triage\n" in embedded
+    assert re.search(r"handoff: triage -> (sales|issues_and_repairs|human_agent), transfer_triage_to_\1\n", embedded)
+    assert re.search(r"^handoffs: triage -> \w+", embedded, re.MULTILINE)
+    assert re.search(r"^end reason: .+\nlast agent: \w+\ncontext variables:\n  customer_name: Wile E. Coyote$",
+                     embedded, re.MULTILINE)

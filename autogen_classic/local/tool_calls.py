@@ -91,6 +91,8 @@ def _plain_messages(messages: list[dict[str, Any]], marks: bool) -> list[dict[st
             calls = list(message.get("tool_calls") or [])
             if message.get("function_call"):
                 calls.append({"function": message["function_call"]})
+            if calls and content == "None":
+                content = ""  # a forwarded call's null content arrives as the text "None" (as in classic AutoGen)
             parts = [f"{_TEXT_MARK}\n{content}" if marks else content] if content else []
             for call in calls:
                 function = call.get("function") or {}
