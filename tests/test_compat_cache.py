@@ -81,11 +81,39 @@ def test_cache_factory_builds_disk_caches(tmp_path: Path, monkeypatch: pytest.Mo
     assert (tmp_path / "root" / "7").is_dir()
 
 
-def test_redis_names_the_later_support_and_the_alternatives() -> None:
-    for make in (lambda: Cache.redis(), lambda: Cache({"redis_url": "redis://x"}),
-                 lambda: CacheFactory.cache_factory("s", redis_url="redis://x")):  # fmt: skip
-        with pytest.raises(ValueError, match="'redis_url' is not supported yet.*later release.*Cache.disk"):
+def test_redis_url_chooses_a_redis_cache_that_checks_the_server() -> None:
+    redis = pytest.importorskip("redis", reason="the redis extra is not installed")
+    url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    for make in (lambda: Cache.redis(redis_url=url), lambda: Cache({"redis_url": url}),
+                 lambda: CacheFactory.cache_factory("s", redis_url=url)):  # fmt: skip
+        with pytest.raises(redis.exceptions.ConnectionError, match="Cannot use the Redis cache at redis://127.0.0.1:1/0"):
             make()
+
+
+def test_redis_cache_works_the_way_classic_tests_patch_it() -> None:
+    # Classic test files replace the client with a mock at this exact path and check the calls made.
+    pytest.importorskip("redis", reason="the redis extra is not installed")
+    import pickle
+    from unittest.mock import MagicMock, patch
+
+    from autogen_classic.cache.redis_cache import RedisCache
+
+    with patch("autogen_classic.cache.redis_cache.redis.Redis.from_url", return_value=MagicMock()) as from_url:
+        url = "redis://localhost:6379/0"
+        cache = RedisCache("test_seed", url)
+        from_url.assert_called_with(url)
+        assert cache.seed == "test_seed"
+        client = from_url.return_value
+        client.get.return_value = pickle.dumps("value")
+        assert cache.get("key") == "value"
+        client.get.assert_called_with("autogen:test_seed:key")
+        client.get.return_value = None
+        assert cache.get("missing", "fallback") == "fallback"
+        cache.set("key", {"a": 1})
+        client.set.assert_called_with("autogen:test_seed:key", pickle.dumps({"a": 1}))
+        with RedisCache("test_seed", url) as entered:
+            assert isinstance(entered, RedisCache)
+        client.close.assert_called()
 
 
 def test_cosmos_db_falls_back_to_a_disk_cache(

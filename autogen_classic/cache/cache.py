@@ -1,4 +1,4 @@
-"""``Cache``: the user-facing handle on a response cache (disk or memory)."""
+"""``Cache``: the user-facing handle on a response cache (disk, memory or Redis)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from .abstract_cache_base import AbstractCache
-from .cache_factory import REDIS_NOT_SUPPORTED, CacheFactory
+from .cache_factory import CacheFactory
 from .in_memory_cache import InMemoryCache
 
 __all__ = ["AbstractCache", "Cache", "CacheFactory"]
 
 
 class Cache:
-    """A response cache chosen by configuration; use ``Cache.disk()`` or ``Cache.in_memory()``.
+    """A response cache chosen by configuration: ``Cache.disk()``, ``Cache.in_memory()`` or ``Cache.redis()``.
 
     Pass it to ``initiate_chat(..., cache=cache)`` or ``OpenAIWrapper.create(cache=cache)``:
     a request already answered under the same seed is served from the cache without
@@ -25,11 +25,15 @@ class Cache:
             user.initiate_chat(assistant, message="2+2?", cache=cache)
 
     Args:
-        config: ``{"cache_seed": ..., "cache_path_root": ...}`` for a disk cache or
-            ``{"cache_seed": ..., "in_memory": True}`` for a memory cache. The seed is kept as a str.
+        config: ``{"cache_seed": ..., "cache_path_root": ...}`` for a disk cache,
+            ``{"cache_seed": ..., "in_memory": True}`` for a memory cache or
+            ``{"cache_seed": ..., "redis_url": ...}`` for a Redis cache. The seed is kept as a str.
 
     Raises:
-        ValueError: an unknown key, or ``redis_url`` (Redis caches are not supported yet).
+        ValueError: an unknown key, or both ``redis_url`` and ``in_memory``.
+        ImportError: ``redis_url`` is given and the ``redis`` package is not installed.
+        RedisCacheConnectionError: the Redis server at ``redis_url`` cannot be reached
+            (a ``redis.exceptions.ConnectionError``, as classic code catches it).
     """
 
     ALLOWED_CONFIG_KEYS: ClassVar[list[str]] = [
@@ -46,8 +50,10 @@ class Cache:
         for key in config:
             if key not in self.ALLOWED_CONFIG_KEYS:
                 raise ValueError(f"Invalid config key: {key}. Accepted keys: {', '.join(self.ALLOWED_CONFIG_KEYS)}")
-        if config.get("redis_url"):
-            raise ValueError(f"Cache: {REDIS_NOT_SUPPORTED}")
+        if config.get("redis_url") and config.get("in_memory"):
+            raise ValueError(
+                "Cache: give either redis_url (a Redis cache) or in_memory=True (a memory cache), not both"
+            )
         self.config: dict[str, Any] = {**config, "cache_seed": str(config.get("cache_seed", 42))}
         self.cache: AbstractCache
         if config.get("in_memory"):
@@ -58,6 +64,7 @@ class Cache:
                 raise TypeError(f"Cache: cache_path_root must be a directory path, got {type(root).__name__}")
             self.cache = CacheFactory.cache_factory(
                 seed=self.config["cache_seed"],
+                redis_url=config.get("redis_url"),
                 cache_path_root=root,  # type: ignore[arg-type]
                 cosmosdb_config=config.get("cosmos_db_config"),
             )
@@ -83,11 +90,18 @@ class Cache:
 
     @staticmethod
     def redis(cache_seed: str | int = 42, redis_url: str = "redis://localhost:6379/0") -> Cache:
-        """A Redis cache: not supported yet (raises ValueError naming the alternatives).
+        """Return a cache on the Redis server at ``redis_url``, shared by every process using it.
+
+        Entries live under ``autogen:<cache_seed>:<key>``. Needs ``pip install "autogen-classic[redis]"``.
+        If the server goes away during a chat, the chat goes on uncached after one logged warning.
 
         Args:
-            cache_seed: the seed. Defaults to 42.
-            redis_url: the Redis server URL.
+            cache_seed: the seed; a different seed gives an independent cache. Defaults to 42.
+            redis_url: the Redis server URL. Defaults to "redis://localhost:6379/0".
+
+        Raises:
+            ImportError: the ``redis`` package is not installed.
+            RedisCacheConnectionError: the server cannot be reached (a ``redis.exceptions.ConnectionError``).
         """
         return Cache({"cache_seed": cache_seed, "redis_url": redis_url})
 
@@ -137,7 +151,7 @@ class Cache:
         self.cache.set(key, value)
 
     def close(self) -> None:
-        """Release the underlying store (a disk cache reopens itself if used again)."""
+        """Release the underlying store (a disk or Redis cache reconnects if used again)."""
         self.cache.close()
 
     def __repr__(self) -> str:

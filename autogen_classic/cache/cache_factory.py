@@ -9,15 +9,9 @@ from typing import Any
 from .abstract_cache_base import AbstractCache
 from .disk_cache import DiskCache
 
-__all__ = ["REDIS_NOT_SUPPORTED", "CacheFactory"]
+__all__ = ["CacheFactory"]
 
 logger = logging.getLogger(__name__)
-
-REDIS_NOT_SUPPORTED = (
-    "'redis_url' is not supported yet: Redis caches come in a later release of autogen-classic. "
-    "Until then use Cache.disk(cache_seed, cache_path_root) (safe to share between processes) "
-    "or Cache.in_memory(cache_seed)."
-)
 
 
 class CacheFactory:
@@ -30,20 +24,26 @@ class CacheFactory:
         cache_path_root: str = ".cache",
         cosmosdb_config: dict[str, Any] | None = None,
     ) -> AbstractCache:
-        """Return a cache store for ``seed``: a ``DiskCache`` under ``cache_path_root/seed``.
+        """Return a cache store for ``seed``: a ``RedisCache`` when ``redis_url`` is given,
+        otherwise a ``DiskCache`` under ``cache_path_root/seed``.
 
         Args:
             seed: the seed (namespace) of the cache.
-            redis_url: URL of a Redis server; Redis caches are not supported yet (ValueError).
+            redis_url: URL of a Redis server, e.g. ``"redis://localhost:6379/0"``; needs
+                ``pip install "autogen-classic[redis]"``. Takes precedence over the other settings.
             cache_path_root: the root directory of disk caches. Defaults to ".cache".
             cosmosdb_config: Cosmos DB settings; Cosmos DB caches are not provided, so a disk cache
                 is used instead (with a warning), as the classic package does without Cosmos DB.
 
         Raises:
-            ValueError: ``redis_url`` is given.
+            ImportError: ``redis_url`` is given and the ``redis`` package is not installed.
+            RedisCacheConnectionError: the Redis server cannot be reached (a ``redis.exceptions.ConnectionError``).
         """
         if redis_url:
-            raise ValueError(f"Cache: {REDIS_NOT_SUPPORTED}")
+            # Imported here: the redis client is optional and slow to import.
+            from .redis_cache import RedisCache
+
+            return RedisCache(seed, redis_url)  # type: ignore[return-value]
         if cosmosdb_config:
             logger.warning("CosmosDBCache is not available. Fallback to DiskCache.")
         root = os.fspath(cache_path_root) if cache_path_root is not None else ".cache"
