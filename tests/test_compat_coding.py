@@ -5,6 +5,7 @@ reference (ag2 0.7.3) with the same calls.
 """
 
 # No "from __future__ import annotations": the stubs show the annotations as written.
+import importlib.util
 import inspect
 import os
 import subprocess
@@ -142,15 +143,23 @@ def test_decide_and_check_functions(world: Any) -> None:
     assert check_can_use_docker_or_throw(True) is None  # an engine answers: Docker is usable
 
 
-def test_engine_present_on_host_is_refused_clearly(world: Any, tmp_path: Path) -> None:
+def test_engine_present_on_host_runs_in_docker_or_explains(
+    world: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The probe says an engine answers, but the SDK's address has none: a clear error naming it.
     world(inside_container=False, engine=True)
-    with pytest.raises(RuntimeError) as err:
-        execute_code("print(1)", work_dir=str(tmp_path), use_docker=True)
-    text = str(err.value)
-    assert "Docker code execution is not implemented yet" in text
-    assert 'code_execution_config={"work_dir": "coding", "use_docker": False}' in text
-    with pytest.raises(RuntimeError, match="not implemented yet"):
-        autogen.UserProxyAgent("u", code_execution_config={"work_dir": str(tmp_path)})
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/autogen-classic-test.sock")
+    if importlib.util.find_spec("docker") is None:
+        with pytest.raises(ImportError, match=r'pip install "autogen-classic\[docker\]"'):
+            autogen.UserProxyAgent("u", code_execution_config={"work_dir": str(tmp_path)})
+    else:
+        proxy = autogen.UserProxyAgent("u", code_execution_config={"work_dir": str(tmp_path)})
+        assert proxy.use_docker is True
+        with pytest.raises(RuntimeError) as err:  # also a docker.errors.DockerException
+            execute_code("print(1)", work_dir=str(tmp_path), use_docker=True)
+        text = str(err.value)
+        assert "DOCKER_HOST=unix:///nonexistent/autogen-classic-test.sock" in text
+        assert "Start Docker" in text and '"use_docker": False' in text
     # Inside a container the classic package runs the code here even when an engine answers.
     world(inside_container=True, engine=True)
     assert execute_code("print(2)", work_dir=str(tmp_path), use_docker=True) == (0, "2\n", None)

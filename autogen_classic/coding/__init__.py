@@ -1,7 +1,11 @@
-"""Code execution for the classic agents: extracting code from messages and running it locally.
+"""Code execution for the classic agents: extracting code from messages and running it locally or in Docker.
 
 Imports only the layers below (io, exception_utils, types, oai); never the agents.
+``DockerCommandLineCodeExecutor`` is loaded on first use (it brings the optional, slow-to-import
+``docker`` package).
 """
+
+from typing import Any
 
 from .base import (
     CodeBlock,
@@ -41,6 +45,7 @@ __all__ = [
     "CodeExtractor",
     "CodeResult",
     "CommandLineCodeResult",
+    "DockerCommandLineCodeExecutor",
     "FunctionWithRequirements",
     "FunctionWithRequirementsStr",
     "IPythonCodeResult",
@@ -55,3 +60,11 @@ __all__ = [
     "select_messages_to_scan",
     "with_requirements",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DockerCommandLineCodeExecutor":
+        from .docker_commandline_code_executor import DockerCommandLineCodeExecutor
+
+        return DockerCommandLineCodeExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

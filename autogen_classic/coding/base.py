@@ -86,13 +86,14 @@ class CodeExecutor(Protocol):
 CodeExecutionConfig = TypedDict(
     "CodeExecutionConfig",
     {
-        "executor": Union[Literal["ipython-embedded", "commandline-local"], CodeExecutor],
+        "executor": Union[Literal["ipython-embedded", "commandline-local", "commandline-docker"], CodeExecutor],
         "last_n_messages": Union[int, Literal["auto"]],
         "timeout": int,
         "use_docker": Union[bool, str, list[str]],
         "work_dir": str,
         "ipython-embedded": Mapping[str, Any],
         "commandline-local": Mapping[str, Any],
+        "commandline-docker": Mapping[str, Any],
     },
     total=False,
 )

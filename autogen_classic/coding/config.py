@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 LEGACY_KEYS = ("work_dir", "use_docker", "timeout", "last_n_messages")
-EXECUTOR_KEYS = ("executor", "last_n_messages", "commandline-local", "ipython-embedded")
+EXECUTOR_KEYS = ("executor", "last_n_messages", "commandline-local", "commandline-docker", "ipython-embedded")
 
 
 class CodeExecutionConfigError(TypeError, ValueError):
@@ -51,9 +51,10 @@ def resolve_code_execution_config(
         code_execution_config (dict or False): False disables code execution. A dict runs code
             locally with the keys ``work_dir`` (default: the package's ``extensions`` folder,
             created if missing), ``use_docker`` (unset: ``AUTOGEN_USE_DOCKER`` decides, default
-            True), ``timeout`` (seconds; None or 0 means 600) and ``last_n_messages``
-            (non-negative int or ``"auto"``, the default). Alternatively ``executor``
-            (``"commandline-local"`` or a ``CodeExecutor``) with ``last_n_messages``.
+            True: the code runs in a Docker container), ``timeout`` (seconds; None or 0 means 600)
+            and ``last_n_messages`` (non-negative int or ``"auto"``, the default). Alternatively
+            ``executor`` (``"commandline-local"``, ``"commandline-docker"`` or a ``CodeExecutor``)
+            with ``last_n_messages``.
             None is deprecated and means ``{}``.
 
     Returns:
@@ -64,8 +65,8 @@ def resolve_code_execution_config(
         CodeExecutionConfigError: not a dict, False or None (a ``TypeError`` and ``ValueError``).
         TypeError, ValueError: a key has a wrong type or value (e.g. ``timeout="10"``).
         RuntimeError: the code would run in Docker (``use_docker`` truthy and this process not
-            inside a container): no engine answers, or Docker execution is not implemented here.
-            The message says how to run locally instead.
+            inside a container) and no engine answers. The message says how to run locally instead.
+        ImportError: the code would run in Docker and the ``docker`` package is missing.
     """
     if code_execution_config is False:
         return False
@@ -106,9 +107,8 @@ def resolve_code_execution_config(
             f'code_execution_config["work_dir"] must be a str or Path (or None for the default), got {work_dir!r}'
         )
     use_docker = _docker.decide_use_docker(config.get("use_docker"))
-    # The classic check_can_use_docker_or_throw, and also a refusal when an engine answers:
-    # this package does not run code in Docker, so say so at construction, not mid-chat.
-    _docker.refuse_docker_execution(use_docker)
+    # The classic check_can_use_docker_or_throw, and the docker package: at construction, not mid-chat.
+    _docker.require_docker_execution(use_docker)
     config["use_docker"] = use_docker
     return config
 

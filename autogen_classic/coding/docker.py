@@ -3,9 +3,8 @@
 ``use_docker``: an explicit value wins; None lets ``AUTOGEN_USE_DOCKER`` decide (default
 True). Code asked to run in Docker runs locally anyway when this process is itself inside
 a container (``/.dockerenv`` exists). Otherwise a Docker engine must answer, or the
-classic "docker is not running" error is raised. This package does not run code in
-Docker containers yet, so when an engine answers it refuses with an error that says how
-to run locally instead.
+classic "docker is not running" error is raised; the code then runs in a container
+(``containers/per_block.py``), which needs the optional ``docker`` package.
 
 The probes ``in_docker_container`` and ``is_docker_running`` are looked up at call time,
 so tests can replace them (``monkeypatch.setattr``) here or on ``autogen_classic.code_utils``.
@@ -14,19 +13,19 @@ so tests can replace them (``monkeypatch.setattr``) here or on ``autogen_classic
 from __future__ import annotations
 
 import http.client
+import importlib.util
 import os
 import socket
 from typing import Any, Union
 
 __all__ = [
     "DOCKER_NOT_RUNNING_MESSAGE",
-    "DOCKER_UNSUPPORTED_MESSAGE",
     "decide_use_docker",
     "check_can_use_docker_or_throw",
     "is_docker_running",
     "in_docker_container",
     "runs_in_docker",
-    "refuse_docker_execution",
+    "require_docker_execution",
 ]
 
 UseDocker = Union[bool, str, list[str], None]
@@ -42,16 +41,6 @@ DOCKER_NOT_RUNNING_MESSAGE = (
     "- Make sure docker is running (advised approach for code execution)\n"
     '- Set "use_docker": False in code_execution_config\n'
     '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables'
-)
-
-DOCKER_UNSUPPORTED_MESSAGE = (
-    "Code execution is set to be run in docker (default behaviour), but Docker code execution is not "
-    "implemented yet: autogen_classic runs code on the local machine only.\n"
-    "The options available are:\n"
-    '- Set "use_docker": False in code_execution_config, e.g. '
-    'code_execution_config={"work_dir": "coding", "use_docker": False} (run only code you trust)\n'
-    '- Set AUTOGEN_USE_DOCKER to "0/False/no" in your environment variables\n'
-    "- Use code_execution_config=False to disable code execution"
 )
 
 
@@ -102,15 +91,23 @@ def runs_in_docker(use_docker: Any) -> bool:
     return bool(use_docker) and not in_docker_container()
 
 
-def refuse_docker_execution(use_docker: Any) -> None:
-    """Raise ``RuntimeError`` when the code would run in Docker, which this package does not do yet.
+def require_docker_execution(use_docker: Any) -> None:
+    """Check, when an agent is built, that code asked to run in Docker can run there.
 
-    Without an engine this is the error of ``check_can_use_docker_or_throw`` (the classic
-    message); with one, the error says Docker execution is not implemented and how to run
-    the code locally instead. The engine is asked once.
+    Raises:
+        RuntimeError: no engine answers (the classic message of ``check_can_use_docker_or_throw``).
+        ImportError: the code would run in a container and the ``docker`` package is missing.
     """
+    check_can_use_docker_or_throw(use_docker)
     if runs_in_docker(use_docker):
-        raise RuntimeError(DOCKER_UNSUPPORTED_MESSAGE if is_docker_running() else DOCKER_NOT_RUNNING_MESSAGE)
+        # The engine answers; only the Python client may be missing. Checked by name, not imported (slow).
+        if importlib.util.find_spec("docker") is None:
+            raise ImportError(
+                f"Code execution is set to be run in docker (use_docker={use_docker!r}) and a Docker engine "
+                "answers, but the 'docker' package is missing: install it with "
+                'pip install "autogen-classic[docker]", or set "use_docker": False in code_execution_config '
+                "to run the code locally."
+            )
 
 
 def in_docker_container() -> bool:

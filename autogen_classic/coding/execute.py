@@ -11,12 +11,12 @@ import logging
 import os
 import subprocess
 import sys
-from hashlib import md5
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..exception_utils import InvalidArgumentError
 from . import docker as _docker
+from .code_files import TIMEOUT_MSG, generated_filename
 from .process import run_with_timeout
 from .utils import PYTHON_VARIANTS
 
@@ -39,7 +39,6 @@ logger = logging.getLogger(__name__)
 SENTINEL = object()
 # The classic default: an "extensions" folder inside the package.
 WORKING_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "extensions")
-TIMEOUT_MSG = "Timeout"
 DEFAULT_TIMEOUT = 600
 WIN32 = sys.platform == "win32"
 PATH_SEPARATOR = "\\" if WIN32 else "/"
@@ -105,8 +104,7 @@ def command_for(lang: str) -> str:
 
 def default_filename(code: str, lang: str) -> str:
     """The classic generated file name: ``tmp_code_<md5 of code>.<py or lang>``."""
-    digest = md5(code.encode()).hexdigest()
-    return f"tmp_code_{digest}.{'py' if lang.startswith('python') else lang}"
+    return generated_filename(code, "py" if lang.startswith("python") else lang)
 
 
 def execute_code(
@@ -127,17 +125,22 @@ def execute_code(
             None a ``tmp_code_<md5>`` file is used and removed afterwards.
         work_dir (str, optional): the working directory, created if missing; default ``WORKING_DIR``.
         use_docker (list, str or bool): left unset, ``AUTOGEN_USE_DOCKER`` decides (default True).
-            A truthy value asks for Docker: when this process is inside a container the code
-            runs here; otherwise ``RuntimeError`` (no Docker engine, or Docker execution not
-            implemented in this package), explaining how to run locally. False or None: run here.
+            A truthy value runs the code in a new Docker container: True tries ``python:3-slim``,
+            ``python:3`` and ``python:3-windowsservercore``; a name or list of names tries those
+            (see ``containers/per_block.py``). When this process is itself inside a container the code runs
+            here. False or None: run here.
         lang (str, optional): ``python`` (default), ``bash``, ``sh``, ``shell`` or PowerShell.
 
     Returns:
-        tuple: ``(exit_code, logs, image)``: logs are stdout on success and stderr on failure;
-        image is always None (no Docker).
+        tuple: ``(exit_code, logs, image)``: locally, logs are stdout on success and stderr on
+        failure, and image is None; in Docker, logs are stdout and stderr, and image is the one
+        committed from the container (``python:<file name>``), or the image used on timeout.
 
     Raises:
         InvalidArgumentError: neither ``code`` nor ``filename`` is given (also an AssertionError).
+        RuntimeError: Docker is asked for and no engine answers (the classic message).
+        ImportError: Docker is asked for and the ``docker`` package is missing.
+        DockerImageNotFoundError: none of the images is on the engine or can be pulled.
     """
     if code is None and filename is None:
         message = (
@@ -148,12 +151,13 @@ def execute_code(
         raise InvalidArgumentError(message)
     if use_docker is SENTINEL:
         use_docker = _docker.decide_use_docker(None)
-    _docker.refuse_docker_execution(use_docker)  # check_can_use_docker_or_throw, then "not implemented"
+    _docker.check_can_use_docker_or_throw(use_docker)
+    in_docker = _docker.runs_in_docker(use_docker)
     timeout = timeout or DEFAULT_TIMEOUT
     if not isinstance(timeout, (int, float)):
         raise TypeError(f"timeout must be a number of seconds, got {timeout!r}")
     lang = lang or "python"
-    if WIN32 and lang in ["sh", "shell"]:
+    if WIN32 and lang in ["sh", "shell"] and not in_docker:
         lang = "ps1"  # pragma: no cover - Windows
 
     generated = filename is None
@@ -166,6 +170,12 @@ def execute_code(
         file_path.write_text(code, encoding="utf-8")
 
     try:
+        if in_docker:
+            # Imported on use: the docker package is slow to import and optional.
+            from .containers.per_block import run_file_in_docker
+
+            docker_images: Any = use_docker
+            return run_file_in_docker(filename, work_path, lang, timeout, docker_images, generated=generated)
         program = command_for(lang)
         cmd = [program, f".\\{filename}" if WIN32 else filename]
         try:

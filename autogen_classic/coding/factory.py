@@ -20,8 +20,10 @@ class CodeExecutorFactory:
 
         Args:
             code_execution_config (dict): must hold ``"executor"``: a ``CodeExecutor`` instance
-                (returned as is) or ``"commandline-local"`` (built from the optional
-                ``"commandline-local"`` dict of ``LocalCommandLineCodeExecutor`` arguments).
+                (returned as is), ``"commandline-local"`` (built from the optional
+                ``"commandline-local"`` dict of ``LocalCommandLineCodeExecutor`` arguments) or
+                ``"commandline-docker"`` (built from the optional ``"commandline-docker"`` dict of
+                ``DockerCommandLineCodeExecutor`` arguments, e.g. ``{"image": "python:3-slim"}``).
 
         Raises:
             ValueError: the executor is unknown or not available here.
@@ -30,13 +32,16 @@ class CodeExecutorFactory:
         if isinstance(executor, CodeExecutor):
             return executor
         if executor == "commandline-local":
-            kwargs = code_execution_config.get("commandline-local", {})
-            if not isinstance(kwargs, Mapping):
-                raise TypeError(
-                    'code_execution_config["commandline-local"] must be a dict of '
-                    f"LocalCommandLineCodeExecutor arguments, got {type(kwargs).__name__}"
-                )
-            return LocalCommandLineCodeExecutor(**kwargs)
+            return LocalCommandLineCodeExecutor(
+                **_arguments(code_execution_config, executor, "LocalCommandLineCodeExecutor")
+            )
+        if executor == "commandline-docker":
+            # Imported here: the module is only needed (and its optional package only checked) when asked for.
+            from .docker_commandline_code_executor import DockerCommandLineCodeExecutor
+
+            return DockerCommandLineCodeExecutor(
+                **_arguments(code_execution_config, executor, "DockerCommandLineCodeExecutor")
+            )
         if executor == "ipython-embedded":
             raise ValueError(
                 'code_execution_config["executor"] = "ipython-embedded" is not available in autogen_classic; '
@@ -44,12 +49,22 @@ class CodeExecutorFactory:
             )
         if executor == "docker":
             raise ValueError(
-                "Unknown code executor docker. Running code in Docker needs the optional Docker support "
-                "(DockerCommandLineCodeExecutor), which this installation of autogen_classic does not have; "
-                'use "commandline-local" or a LocalCommandLineCodeExecutor instance to run code on this machine.'
+                'Unknown code executor docker. The optional Docker support is "commandline-docker" (with its '
+                'arguments in code_execution_config["commandline-docker"], e.g. {"image": "python:3-slim"}) '
+                "or a DockerCommandLineCodeExecutor instance to run code in Docker."
             )
         raise ValueError(
             f"Unknown code executor {executor}. "
-            'code_execution_config["executor"] accepts "commandline-local" or a CodeExecutor instance '
-            "(for example LocalCommandLineCodeExecutor(work_dir=...))."
+            'code_execution_config["executor"] accepts "commandline-local", "commandline-docker" or a '
+            "CodeExecutor instance (for example LocalCommandLineCodeExecutor(work_dir=...))."
         )
+
+
+def _arguments(code_execution_config: CodeExecutionConfig, key: str, class_name: str) -> dict[str, Any]:
+    """The executor arguments under ``code_execution_config[key]`` (default: none)."""
+    kwargs: Any = code_execution_config.get(key, {})  # type: ignore[misc]
+    if not isinstance(kwargs, Mapping):
+        raise TypeError(
+            f'code_execution_config["{key}"] must be a dict of {class_name} arguments, got {type(kwargs).__name__}'
+        )
+    return dict(kwargs)

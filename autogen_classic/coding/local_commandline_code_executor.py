@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, ClassVar, Optional, ParamSpec, Union
 
 from .base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
+from .code_files import DEFAULT_EXECUTION_POLICY, merge_execution_policies, save_code_block
 from .execute import TIMEOUT_MSG, WIN32, command_for, default_filename
 from .func_with_reqs import (
     FunctionWithRequirements,
@@ -32,7 +33,7 @@ from .func_with_reqs import (
 from .markdown_code_extractor import MarkdownCodeExtractor
 from .process import run_with_timeout
 from .renamed import renamed_class
-from .utils import PYTHON_VARIANTS, FilenameOutsideWorkspace, filename_from_code, silence_pip
+from .utils import PYTHON_VARIANTS, FilenameOutsideWorkspace, silence_pip
 from .virtual_env import absolute_env_context
 
 __all__ = [
@@ -87,18 +88,7 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
         "html",
         "css",
     ]
-    DEFAULT_EXECUTION_POLICY: ClassVar[dict[str, bool]] = {
-        "bash": True,
-        "shell": True,
-        "sh": True,
-        "pwsh": True,
-        "powershell": True,
-        "ps1": True,
-        "python": True,
-        "javascript": False,
-        "html": False,
-        "css": False,
-    }
+    DEFAULT_EXECUTION_POLICY: ClassVar[dict[str, bool]] = dict(DEFAULT_EXECUTION_POLICY)
 
     FUNCTION_PROMPT_TEMPLATE: ClassVar[str] = (
         "You have access to the following user defined functions. They can be accessed from the module called "
@@ -152,9 +142,7 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
         self._functions = list(functions) if functions is not None else []
         # Writing the module and installing packages can be slow: done before the first code block.
         self._setup_functions_complete = not self._functions
-        self.execution_policies = dict(self.DEFAULT_EXECUTION_POLICY)
-        if execution_policies is not None:
-            self.execution_policies.update(execution_policies)
+        self.execution_policies = merge_execution_policies(self.DEFAULT_EXECUTION_POLICY, execution_policies)
 
     def format_functions_for_prompt(self, prompt_template: str = FUNCTION_PROMPT_TEMPLATE) -> str:
         """Describe ``functions`` for a prompt.
@@ -269,14 +257,9 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
                 logs_all += "\n" + f"unknown language {lang}"
                 break
             try:
-                filename = filename_from_code(code, self._work_dir)
+                written = save_code_block(code, self._work_dir, default_filename(code, lang)).resolve()
             except FilenameOutsideWorkspace:
                 return CommandLineCodeResult(exit_code=1, output="Filename is not in the workspace")
-            if filename is None:
-                filename = default_filename(code, lang)
-            written = (self._work_dir / filename).resolve()
-            written.parent.mkdir(parents=True, exist_ok=True)
-            written.write_text(code, encoding="utf-8")
             files.append(written)
 
             if not self.execution_policies.get(lang, False):

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 # Modules and names served by parts of the package recorded separately.
-NOT_RECORDED_MODULES = ("swarm_agent", "redis_cache", "docker_commandline")
+NOT_RECORDED_MODULES = ("swarm_agent",)
 NOT_RECORDED_NAMES = {
     "AFTER_WORK", "AfterWorkOption", "ON_CONDITION", "SwarmAgent", "SwarmResult", "UPDATE_SYSTEM_MESSAGE",
-    "a_initiate_swarm_chat", "initiate_swarm_chat", "DockerCommandLineCodeExecutor",
+    "a_initiate_swarm_chat", "initiate_swarm_chat",
 }
 NOT_RECORDED_ORIGINS = ("autogen.agentchat.contrib.swarm",)
 # Names a classic module only happens to import for its own use (a type hint, a helper, a test type variable).

@@ -1,0 +1,327 @@
+"""``DockerCommandLineCodeExecutor``: save each code block to a file and run it in a Docker container.
+
+Used with ``code_execution_config={"executor": DockerCommandLineCodeExecutor(...)}`` or
+``{"executor": "commandline-docker", "commandline-docker": {...}}``. One container per executor
+runs until the executor is stopped; the working directory is mounted in it at ``/workspace``.
+Needs the optional ``docker`` package (``pip install "autogen-classic[docker]"``) and an engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from pathlib import Path
+from types import TracebackType
+from typing import Any, ClassVar
+
+from ...import_utils import require_optional_import
+from ..base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
+from ..code_files import DEFAULT_EXECUTION_POLICY, TIMEOUT_MSG, generated_filename, merge_execution_policies, save_code_block
+from .engine import (
+    connect,
+    ensure_image,
+    import_docker,
+    owner_labels,
+    release_at_exit,
+    remove_at_exit,
+    remove_container,
+    remove_orphaned_containers,
+)
+from ..markdown_code_extractor import MarkdownCodeExtractor
+from ..utils import FilenameOutsideWorkspace, silence_pip
+
+__all__ = ["DockerCommandLineCodeExecutor"]
+
+logger = logging.getLogger(__name__)
+
+WORKSPACE = "/workspace"
+# The program that runs each language inside the container.
+_PROGRAMS = {
+    "python": "python",
+    "bash": "bash",
+    "sh": "sh",
+    "shell": "sh",
+    "javascript": "node",
+    "pwsh": "pwsh",
+    "powershell": "pwsh",
+    "ps1": "pwsh",
+}
+# `timeout` inside the container ends a block; this much later the host ends everything it left running.
+_KILL_GRACE_SECONDS = 5.0
+_DRAIN_SECONDS = 5.0
+_START_SECONDS = 60.0
+
+
+@require_optional_import("docker", "docker")
+class DockerCommandLineCodeExecutor(CodeExecutor):
+    """Runs code blocks as files in a Docker container.
+
+    The container is started when the executor is built and removed by ``stop()``, at the end of
+    a ``with`` block, at interpreter exit (also after Ctrl-C) or, when the process was killed, by
+    the next executor started on this machine. Python and shell (bash, shell, sh) run by default;
+    PowerShell runs when the image has ``pwsh``; javascript, html and css are only saved (see
+    ``execution_policies``). The image must have ``/bin/sh`` and ``timeout`` (coreutils or busybox).
+    """
+
+    DEFAULT_EXECUTION_POLICY: ClassVar[dict[str, bool]] = dict(DEFAULT_EXECUTION_POLICY)
+    LANGUAGE_ALIASES: ClassVar[dict[str, str]] = {"py": "python", "js": "javascript"}
+
+    def __init__(
+        self,
+        image: str = "python:3-slim",
+        container_name: str | None = None,
+        timeout: int = 60,
+        work_dir: Path | str = Path(),
+        bind_dir: Path | str | None = None,
+        auto_remove: bool = True,
+        stop_container: bool = True,
+        execution_policies: dict[str, bool] | None = None,
+    ):
+        """Start the container.
+
+        Args:
+            image (str): the image to run the code in (default ``python:3-slim``); pulled when the
+                engine does not have it.
+            container_name (str, optional): the container's name; default ``autogen-code-exec-<uuid>``.
+            timeout (int): seconds each code block may run (at least 1, default 60); a block that runs
+                longer is killed and reported with exit code 124.
+            work_dir (Path or str): where the code files are saved on this machine; created if missing.
+                Default: the current directory.
+            bind_dir (Path or str, optional): the directory mounted at ``/workspace`` in the container;
+                default ``work_dir``. Set it when this process itself runs in a container and talks to
+                the host's engine: then it is the host's path of ``work_dir``.
+            auto_remove (bool): remove the container when it stops (default True); False leaves the
+                stopped container for inspection (``docker ps -a``).
+            stop_container (bool): stop the container at interpreter exit (default True). False keeps
+                it running after this program ends.
+            execution_policies (dict, optional): language -> True (run) or False (save only),
+                overriding ``DEFAULT_EXECUTION_POLICY``.
+
+        Raises:
+            ImportError: the ``docker`` package is missing.
+            DockerEngineUnavailableError: no Docker engine answers (a ``docker.errors.DockerException``).
+            DockerImageNotFoundError: the image is not on the engine and cannot be pulled
+                (a ``docker.errors.ImageNotFound``).
+            ValueError: ``timeout`` is below 1.
+        """
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError(f"timeout must be a number of seconds (at least 1), got {timeout!r}")
+        if timeout < 1:
+            raise ValueError("Timeout must be greater than or equal to 1.")
+        if not isinstance(image, str) or not image:
+            raise TypeError(f"image must be the name of a Docker image (e.g. 'python:3-slim'), got {image!r}")
+        for name, value in (("work_dir", work_dir), ("bind_dir", bind_dir)):
+            if value is not None and not isinstance(value, (str, Path)):
+                raise TypeError(f"{name} must be a str or Path, got {type(value).__name__}")
+        work_path = Path(work_dir)
+        work_path.mkdir(parents=True, exist_ok=True)
+        self._work_dir = work_path
+        self._bind_dir = Path(bind_dir) if bind_dir is not None else work_path
+        self._timeout = timeout
+        self._image = image
+        self._container_name = container_name if container_name is not None else f"autogen-code-exec-{uuid.uuid4()}"
+        self._auto_remove = auto_remove
+        self._stop_container = stop_container
+        self.execution_policies = merge_execution_policies(self.DEFAULT_EXECUTION_POLICY, execution_policies)
+        self._client = connect()
+        ensure_image(self._client, [image], say=logger.info)
+        self._container: Any = None
+        self._stopped = True
+        self._start()
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def timeout(self) -> int:
+        """The time limit in seconds for each code block."""
+        return self._timeout  # type: ignore[return-value]
+
+    @property
+    def work_dir(self) -> Path:
+        """The working directory on this machine."""
+        return self._work_dir
+
+    @property
+    def bind_dir(self) -> Path:
+        """The directory mounted at ``/workspace`` in the container."""
+        return self._bind_dir
+
+    @property
+    def code_extractor(self) -> CodeExtractor:
+        """A ``MarkdownCodeExtractor``."""
+        return MarkdownCodeExtractor()
+
+    # ------------------------------------------------------------------ the container
+
+    def _start(self) -> None:
+        remove_orphaned_containers(self._client)
+        # Without stop_container the container outlives this process on purpose: no owner labels,
+        # so that no later process takes it for a leftover.
+        labels = owner_labels() if self._stop_container else {}
+        self._container = self._client.containers.run(
+            self._image,
+            name=self._container_name,
+            entrypoint="/bin/sh",
+            tty=True,
+            detach=True,
+            auto_remove=self._auto_remove,
+            volumes={str(self._bind_dir.resolve()): {"bind": WORKSPACE, "mode": "rw"}},
+            working_dir=WORKSPACE,
+            labels=labels,
+        )
+        self._stopped = False
+        if self._stop_container:
+            remove_at_exit(self._client, self._container.id, force_remove=self._auto_remove)
+        self._wait_until_running()
+
+    def _wait_until_running(self) -> None:
+        deadline = time.monotonic() + _START_SECONDS
+        while True:
+            self._container.reload()
+            status = self._container.status
+            if status == "running":
+                return
+            if status in ("exited", "dead") or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"The container {self._container_name} (image {self._image}) did not start: status {status!r}. "
+                    "The image must provide /bin/sh; `docker logs` of the container tells more."
+                )
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop the container (removed too when ``auto_remove``); stopping twice is fine."""
+        if self._stopped:
+            return
+        self._stopped = True
+        release_at_exit([self._container.id])
+        remove_container(self._client, self._container.id, force_remove=self._auto_remove)
+
+    def restart(self) -> None:
+        """Restart: every process the code left running in the container ends; the files stay.
+
+        The container itself (and what the code installed in it) is kept, as by ``docker restart``,
+        but the engine's restart is not used: on an auto-removed container it can race with the
+        removal. A stopped container is started again; a removed one is replaced by a new one.
+        """
+        docker = import_docker()
+        try:
+            self._container.reload()
+        except docker.errors.NotFound:
+            release_at_exit([self._container.id])
+            self._start()
+            return
+        if self._container.status == "running" and not self._stopped:
+            self._kill_all_processes()
+            return
+        self._container.start()
+        self._stopped = False
+        if self._stop_container:
+            remove_at_exit(self._client, self._container.id, force_remove=self._auto_remove)
+        self._wait_until_running()
+
+    def __enter__(self) -> DockerCommandLineCodeExecutor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ running code
+
+    def execute_code_blocks(self, code_blocks: list[CodeBlock]) -> CommandLineCodeResult:
+        """Save and run ``code_blocks`` in order in the container, stopping at the first failure.
+
+        Args:
+            code_blocks (list[CodeBlock]): the blocks to run.
+
+        Returns:
+            CommandLineCodeResult: the exit code of the last block run (124 when it timed out), the
+            output (stdout and stderr as they came) of every block, and the file of the first block.
+
+        Raises:
+            RuntimeError: the executor was stopped (``stop()``); ``restart()`` starts it again.
+        """
+        if self._stopped:
+            raise RuntimeError(
+                f"The container {self._container_name} of this DockerCommandLineCodeExecutor was stopped; "
+                "call restart() to start it again, or create a new executor."
+            )
+        outputs: list[str] = []
+        files: list[Path] = []
+        exit_code = 0
+        for block in code_blocks:
+            lang = block.language.lower()
+            lang = self.LANGUAGE_ALIASES.get(lang, lang)
+            if lang not in self.DEFAULT_EXECUTION_POLICY:
+                outputs.append(f"Unsupported language {lang}\n")
+                exit_code = 1
+                break
+            code = silence_pip(block.code, lang)
+            try:
+                path = save_code_block(code, self._work_dir, generated_filename(code, lang))
+            except FilenameOutsideWorkspace:
+                return CommandLineCodeResult(exit_code=1, output="Filename is not in the workspace")
+            files.append(path)
+            if not self.execution_policies.get(lang, False):
+                outputs.append(f"Code saved to {path!s}\n")
+                continue
+            program = _PROGRAMS.get(lang)
+            if program is None:
+                outputs.append(f"{lang} not recognized in code execution")
+                exit_code = 1
+                break
+            relative = path.relative_to(self._work_dir).as_posix()
+            exit_code, output, timed_out = self._run(["timeout", str(self._timeout), program, relative])
+            outputs.append(output)
+            if timed_out:
+                outputs.append("\n" + TIMEOUT_MSG)
+                exit_code = 124
+                break
+            if exit_code != 0:
+                break
+        code_file = str(files[0]) if files else None
+        return CommandLineCodeResult(exit_code=exit_code, output="".join(outputs), code_file=code_file)
+
+    def _run(self, cmd: list[str]) -> tuple[int, str, bool]:
+        """Run ``cmd`` in the container; return (exit code, output, timed out)."""
+        api = self._client.api
+        exec_id = api.exec_create(self._container.id, cmd, workdir=WORKSPACE, stdout=True, stderr=True, tty=False)
+        stream = api.exec_start(exec_id, stream=True, demux=False)
+        chunks: list[bytes] = []
+        finished = threading.Event()
+
+        def pump() -> None:
+            try:
+                for chunk in stream:
+                    chunks.append(chunk)
+            except Exception as err:  # noqa: BLE001 - a broken stream ends the block, reported below
+                logger.debug("Output stream of %s ended: %s", self._container_name, err)
+            finally:
+                finished.set()
+
+        threading.Thread(target=pump, name="docker-exec-output", daemon=True).start()
+        # `timeout` ends the block in time; a process that ignores SIGTERM or keeps the output open
+        # (a background child) is ended from here, with everything else the code started.
+        timed_out = not finished.wait(self._timeout + _KILL_GRACE_SECONDS)
+        if timed_out:
+            self._kill_all_processes()
+            finished.wait(_DRAIN_SECONDS)
+        exit_code = api.exec_inspect(exec_id).get("ExitCode")
+        output = b"".join(chunks).decode("utf-8", errors="replace")
+        if exit_code == 124:
+            timed_out = True
+        return (exit_code if exit_code is not None else -9), output, timed_out
+
+    def _kill_all_processes(self) -> None:
+        # `kill -1` signals every process of the container but the shell at its root (pid 1).
+        docker = import_docker()
+        try:
+            self._container.exec_run(["sh", "-c", "kill -9 -1"], detach=False)
+        except docker.errors.APIError as err:
+            logger.warning("Could not end the processes of %s: %s", self._container_name, err)
