@@ -33,7 +33,7 @@ from .coding.legacy_completion import (
     improve_code,
     improve_function,
 )
-from .coding.virtual_env import create_virtual_env
+from .coding.running.virtual_env import create_virtual_env
 from .types import UserMessageImageContentPart, UserMessageTextContentPart
 
 __all__ = [

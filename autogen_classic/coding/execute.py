@@ -16,8 +16,8 @@ from typing import Any, Optional, Union
 
 from ..exception_utils import InvalidArgumentError
 from . import docker as _docker
-from .code_files import TIMEOUT_MSG, generated_filename
-from .process import run_with_timeout
+from .running.code_files import TIMEOUT_MSG, generated_filename
+from .running.process import run_with_timeout
 from .utils import PYTHON_VARIANTS
 
 __all__ = [

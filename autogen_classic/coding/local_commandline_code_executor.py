@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any, Callable, ClassVar, Optional, ParamSpec, Union
 
 from .base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
-from .code_files import DEFAULT_EXECUTION_POLICY, merge_execution_policies, save_code_block
+from .running.code_files import DEFAULT_EXECUTION_POLICY, merge_execution_policies, save_code_block
 from .execute import TIMEOUT_MSG, WIN32, command_for, default_filename
 from .func_with_reqs import (
     FunctionWithRequirements,
@@ -31,10 +31,10 @@ from .func_with_reqs import (
     to_stub,
 )
 from .markdown_code_extractor import MarkdownCodeExtractor
-from .process import run_with_timeout
+from .running.process import run_with_timeout
 from .renamed import renamed_class
 from .utils import PYTHON_VARIANTS, FilenameOutsideWorkspace, silence_pip
-from .virtual_env import absolute_env_context
+from .running.virtual_env import absolute_env_context
 
 __all__ = [
     "A",

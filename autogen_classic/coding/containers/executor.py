@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from ...import_utils import require_optional_import
 from ..base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
-from ..code_files import DEFAULT_EXECUTION_POLICY, TIMEOUT_MSG, generated_filename, merge_execution_policies, save_code_block
+from ..running.code_files import DEFAULT_EXECUTION_POLICY, TIMEOUT_MSG, generated_filename, merge_execution_policies, save_code_block
 from .engine import (
     connect,
     ensure_image,

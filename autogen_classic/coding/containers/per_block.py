@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ...io.base import IOStream
-from ..code_files import TIMEOUT_MSG
+from ..running.code_files import TIMEOUT_MSG
 from .engine import (
     clear_owner_labels_changes,
     connect,

@@ -12,7 +12,7 @@ from hashlib import md5
 from pathlib import Path
 from typing import Optional
 
-from .utils import filename_from_code
+from ..utils import filename_from_code
 
 __all__ = ["DEFAULT_EXECUTION_POLICY", "TIMEOUT_MSG", "merge_execution_policies", "generated_filename", "save_code_block"]
 
