@@ -24,8 +24,6 @@ from ..io import IOStream
 from ..messages.agent_messages import (
     ClearConversableAgentHistoryMessage,
     ClearConversableAgentHistoryWarningMessage,
-    ConversableAgentUsageSummaryMessage,
-    ConversableAgentUsageSummaryNoCostIncurredMessage,
     create_received_message_model,  # noqa: F401 - importable here, as in classic AutoGen
     received_message_fields,
 )
@@ -51,6 +49,7 @@ from .conversable.messages import invalid_message_error, message_to_dict, to_oai
 from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
 from .conversable.tool_responses import ToolResponseScan
+from .conversable.usage import UsageMixin
 
 # Re-exported: classic code imports these names from this module.
 from .._pydantic import model_dump  # noqa: F401
@@ -77,7 +76,7 @@ def _default_is_termination_msg(message: dict[str, Any]) -> bool:
     return content_str(message.get("content")) == "TERMINATE"
 
 
-class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
+class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, UsageMixin):
     """A generic agent that can converse with others: by model, by code and tool execution, or by a human.
 
     Every reply passes through an ordered list of reply functions; by default they check termination and
@@ -541,29 +540,6 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin):
         if extra_kept:
             emit(ClearConversableAgentHistoryMessage, agent_name=self.name, recipient_name=self.name,
                  no_messages_preserved=extra_kept)
-
-    # ----------------------------------------------------------------- usage
-    def print_usage_summary(self, mode: Union[str, list[str]] = ["actual", "total"]) -> None:
-        """Print the model usage of this agent."""
-        if self.client is None:
-            emit(ConversableAgentUsageSummaryNoCostIncurredMessage, recipient_name=self.name)
-        else:
-            emit(ConversableAgentUsageSummaryMessage, recipient_name=self.name)
-            self.client.print_usage_summary(mode)
-
-    def get_actual_usage(self) -> Optional[dict[str, Any]]:
-        """Usage without cache hits, or None without a model."""
-        return None if self.client is None else self.client.actual_usage_summary
-
-    def get_total_usage(self) -> Optional[dict[str, Any]]:
-        """Usage including cache hits, or None without a model."""
-        return None if self.client is None else self.client.total_usage_summary
-
-    def register_model_client(self, model_client_cls: type, **kwargs: Any) -> None:
-        """Register a custom model client class for the config entries that name it (``model_client_cls``)."""
-        if self.client is None:
-            raise ValueError(f"Agent '{self.name}' has no llm_config, so it has no model client to register with.")
-        self.client.register_model_client(model_client_cls, **kwargs)
 
     # ----------------------------------------------------------------- a chat with a made-up user
     def run(
