@@ -7,14 +7,26 @@ so an event read back from JSON is the same event.
 
 from __future__ import annotations
 
-import builtins
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Optional, Union
 from uuid import UUID
 
-from pydantic import BaseModel
 from termcolor import colored
 
 from .base_message import BaseMessage, wrap_message
+from .console_text import Printer, agent_name, content_to_text, printer
+from .received_messages import (  # noqa: F401 - the classic path of these events
+    BasePrintReceivedMessage,
+    FunctionCall,
+    FunctionCallMessage,
+    FunctionResponseMessage,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    ToolResponse,
+    ToolResponseMessage,
+    create_received_message_model,
+    received_message_fields,
+)
 
 __all__ = [
     "ClearAgentsHistoryMessage",
@@ -38,225 +50,6 @@ __all__ = [
     "ToolCallMessage",
     "ToolResponseMessage",
 ]
-
-SEPARATOR = "-" * 80
-MessageRole = Literal["assistant", "function", "tool"]
-Printer = Optional[Callable[..., Any]]
-
-
-def _out(f: Printer) -> Callable[..., Any]:
-    return f if f is not None else builtins.print
-
-
-def _name(agent: Any) -> Optional[str]:
-    return None if agent is None else getattr(agent, "name", str(agent))
-
-
-def content_to_text(content: Any) -> str:
-    """Text of a message content: a string, ``None`` or a multimodal list of parts (images as ``<image>``)."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for item in content:
-            if isinstance(item, dict) and item.get("type") == "text":
-                parts.append(str(item.get("text", "")))
-            elif isinstance(item, dict) and item.get("type") in ("image_url", "input_image"):
-                parts.append("<image>")
-            else:
-                parts.append(str(item))
-        return "".join(parts)  # joined without a separator, as the classic console shows them
-    return str(content)
-
-
-def _boxed(f: Callable[..., Any], title: str, body: Any) -> None:
-    f(colored(title, "green"), flush=True)
-    f(body, flush=True)
-    f(colored("*" * len(title), "green"), flush=True)
-
-
-def _call_block(f: Callable[..., Any], title: str, arguments: Any) -> None:
-    f(colored(title, "green"), flush=True)
-    f("Arguments: \n", arguments if arguments else "(No arguments found)", flush=True, sep="")
-    f(colored("*" * len(title), "green"), flush=True)
-
-
-# ------------------------------------------------------------------ received messages
-class BasePrintReceivedMessage(BaseMessage):
-    """A message as the receiving agent prints it: ``sender (to recipient):`` then the body."""
-
-    content: Union[str, int, float, bool]
-    sender_name: str
-    recipient_name: str
-
-    def print(self, f: Printer = None) -> None:
-        _heading(self, _out(f))
-
-
-def _heading(message: Any, out: Callable[..., Any]) -> None:
-    # A function, not super().print: the console renders these from plain field namespaces too.
-    out(f"{colored(message.sender_name, 'yellow')} (to {message.recipient_name}):\n", flush=True)
-
-
-class FunctionCall(BaseModel):
-    """A suggested function call: name and JSON arguments."""
-
-    name: Optional[str] = None
-    arguments: Optional[str] = None
-
-    def print(self, f: Printer = None) -> None:
-        _call_block(_out(f), f"***** Suggested function call: {self.name or '(No function name found)'} *****",
-                    self.arguments)
-
-
-class ToolCall(BaseModel):
-    """A suggested tool call: id and function."""
-
-    id: Optional[str] = None
-    function: FunctionCall
-    type: str
-
-    def print(self, f: Printer = None) -> None:
-        name = self.function.name or "(No function name found)"
-        _call_block(_out(f), f"***** Suggested tool call ({self.id or 'No tool call id found'}): {name} *****",
-                    self.function.arguments)
-
-
-class ToolResponse(BaseModel):
-    """One tool result."""
-
-    tool_call_id: Optional[str] = None
-    role: MessageRole = "tool"
-    content: Any
-
-    def print(self, f: Printer = None) -> None:
-        _boxed(_out(f), f"***** Response from calling tool ({self.tool_call_id or 'No id found'}) *****", self.content)
-
-
-@wrap_message
-class FunctionResponseMessage(BasePrintReceivedMessage):
-    """The result of a function call, received."""
-
-    name: Optional[str] = None
-    role: MessageRole = "function"
-    content: Union[str, int, float, bool]
-
-    def print(self, f: Printer = None) -> None:
-        out = _out(f)
-        _heading(self, out)
-        _boxed(out, f"***** Response from calling function ({self.name or 'No id found'}) *****", self.content)
-        out("\n", SEPARATOR, flush=True, sep="")
-
-
-@wrap_message
-class ToolResponseMessage(BasePrintReceivedMessage):
-    """Tool results, received (one box per response)."""
-
-    role: MessageRole = "tool"
-    tool_responses: list[ToolResponse]
-    content: Union[str, int, float, bool]
-
-    def print(self, f: Printer = None) -> None:
-        out = _out(f)
-        _heading(self, out)
-        for response in self.tool_responses:
-            ToolResponse.print(response, out)
-            out("\n", SEPARATOR, flush=True, sep="")
-
-
-@wrap_message
-class FunctionCallMessage(BasePrintReceivedMessage):
-    """A suggested function call, received."""
-
-    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
-    function_call: FunctionCall
-
-    def print(self, f: Printer = None) -> None:
-        out = _out(f)
-        _heading(self, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        FunctionCall.print(self.function_call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
-
-
-@wrap_message
-class ToolCallMessage(BasePrintReceivedMessage):
-    """Suggested tool calls, received."""
-
-    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
-    refusal: Optional[str] = None
-    role: Optional[MessageRole] = None
-    audio: Optional[str] = None
-    function_call: Optional[FunctionCall] = None
-    tool_calls: list[ToolCall]
-
-    def print(self, f: Printer = None) -> None:
-        out = _out(f)
-        _heading(self, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        for call in self.tool_calls:
-            ToolCall.print(call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
-
-
-@wrap_message
-class TextMessage(BasePrintReceivedMessage):
-    """A text (or multimodal) message, received."""
-
-    content: Optional[Union[str, int, float, bool, list[dict[str, Union[str, dict[str, Any]]]]]] = None  # type: ignore[assignment]
-
-    def print(self, f: Printer = None) -> None:
-        out = _out(f)
-        _heading(self, out)
-        if self.content is not None:
-            out(content_to_text(self.content), flush=True)
-        out("\n", SEPARATOR, flush=True, sep="")
-
-
-def received_message_fields(message: dict[str, Any], sender_name: str, recipient_name: str) -> tuple[Any, dict]:
-    """The event class and content fields for ``message`` received by ``recipient_name`` from ``sender_name``."""
-    role = message.get("role")
-    fields: dict[str, Any] = {"sender_name": sender_name, "recipient_name": recipient_name}
-    if role == "function":
-        return FunctionResponseMessage, {**fields, "content": message.get("content"), "name": message.get("name"),
-                                         "role": "function"}
-    if role == "tool":
-        responses = message.get("tool_responses") or [message]
-        return ToolResponseMessage, {**fields, "content": message.get("content"), "role": "tool",
-                                     "tool_responses": [ToolResponse.model_construct(
-                                         tool_call_id=r.get("tool_call_id"), role="tool", content=r.get("content"))
-                                         for r in responses]}
-    if message.get("function_call"):
-        call = message["function_call"]
-        return FunctionCallMessage, {**fields, "content": message.get("content"), "function_call":
-                                     FunctionCall.model_construct(name=call.get("name"),
-                                                                  arguments=call.get("arguments"))}
-    if message.get("tool_calls"):
-        calls = []
-        for call in message["tool_calls"]:
-            function = call.get("function") or {}
-            calls.append(ToolCall.model_construct(
-                id=call.get("id"), type=call.get("type", "function"),
-                function=FunctionCall.model_construct(name=function.get("name"), arguments=function.get("arguments"))))
-        return ToolCallMessage, {**fields, "content": message.get("content"), "refusal": None,
-                                 "role": message.get("role") or "assistant",
-                                 "audio": None, "function_call": None, "tool_calls": calls}
-    return TextMessage, {**fields, "content": message.get("content")}
-
-
-def create_received_message_model(
-    *, uuid: Optional[UUID] = None, message: dict[str, Any], sender: Any, recipient: Any
-) -> Any:
-    """The event for ``message`` as ``recipient`` receives it from ``sender`` (the class follows the message)."""
-    cls, fields = received_message_fields(message, _name(sender) or "", _name(recipient) or "")
-    if cls is TextMessage and not isinstance(fields["content"], (str, int, float, bool, list, type(None))):
-        fields["content"] = str(fields["content"])
-    return cls(uuid=uuid, **fields)
-
 
 # ------------------------------------------------------------------ chats
 def carryover_text(carryover: Any) -> str:
@@ -288,8 +81,8 @@ class PostCarryoverProcessingMessage(BaseMessage):
                 "carryover": chat_info.get("carryover", ""),
                 "message": str(chat_info.get("message", "")),
                 "verbose": bool(chat_info.get("verbose", False)),
-                "sender_name": _name(chat_info.get("sender")) or "",
-                "recipient_name": _name(chat_info.get("recipient")) or "",
+                "sender_name": agent_name(chat_info.get("sender")) or "",
+                "recipient_name": agent_name(chat_info.get("recipient")) or "",
                 "summary_method": str(chat_info.get("summary_method")),
                 "summary_args": chat_info.get("summary_args"),
                 "max_turns": chat_info.get("max_turns"),
@@ -297,7 +90,7 @@ class PostCarryoverProcessingMessage(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
-        out = _out(f)
+        out = printer(f)
         out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
         out(colored("Starting a new chat....", "blue"), flush=True)
         if self.verbose:
@@ -314,8 +107,8 @@ class _HumanReply(BaseMessage):
 
     def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, recipient: Any = None,
                  **fields: Any) -> None:
-        fields.setdefault("sender_name", _name(sender) or "No sender")
-        fields.setdefault("recipient_name", _name(recipient) or "")
+        fields.setdefault("sender_name", agent_name(sender) or "No sender")
+        fields.setdefault("recipient_name", agent_name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
 
 
@@ -326,7 +119,7 @@ class TerminationAndHumanReplyMessage(_HumanReply):
     no_human_input_msg: str
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
+        printer(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
 
 
 @wrap_message
@@ -336,7 +129,7 @@ class UsingAutoReplyMessage(_HumanReply):
     human_input_mode: str
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
+        printer(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
 
 
 # ------------------------------------------------------------------ code and functions
@@ -346,7 +139,7 @@ class _ForRecipient(BaseMessage):
     recipient_name: str
 
     def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", _name(recipient) or "")
+        fields.setdefault("recipient_name", agent_name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
 
 
@@ -359,7 +152,7 @@ class ExecuteCodeBlockMessage(_ForRecipient):
     code_block_count: int
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
+        printer(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
                         f"{self.language})...", "red"), flush=True)
 
 
@@ -375,8 +168,8 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
                  recipient: Any = None, **fields: Any) -> None:
         if code_blocks is not None:
             fields["code_block_languages"] = [getattr(block, "language", None) or "" for block in code_blocks]
-        fields.setdefault("sender_name", _name(sender))
-        fields.setdefault("recipient_name", _name(recipient) or "")
+        fields.setdefault("sender_name", agent_name(sender))
+        fields.setdefault("recipient_name", agent_name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
@@ -385,7 +178,7 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
             text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {languages[0]})..."
         else:
             text = f"\n>>>>>>>> EXECUTING {len(languages)} CODE BLOCKS (inferred languages are [{', '.join(languages)}])..."
-        _out(f)(colored(text, "red"), flush=True)
+        printer(f)(colored(text, "red"), flush=True)
 
 
 @wrap_message
@@ -397,7 +190,7 @@ class ExecuteFunctionMessage(_ForRecipient):
     arguments: Any
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+        printer(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
                         f"Input arguments: {self.arguments}", "magenta"), flush=True)
 
 
@@ -411,7 +204,7 @@ class ExecutedFunctionMessage(_ForRecipient):
     content: Any
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+        printer(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
                         f"Input arguments: {self.arguments}\nOutput:\n{self.content}", "magenta"), flush=True)
 
 
@@ -426,13 +219,13 @@ class GroupChatRunChatMessage(BaseMessage):
     def __init__(self, *, uuid: Optional[UUID] = None, speaker: Any = None, silent: Optional[bool] = False,
                  **fields: Any) -> None:
         if speaker is not None:
-            fields["speaker_name"] = _name(speaker)
+            fields["speaker_name"] = agent_name(speaker)
         fields.setdefault("verbose", not silent)
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         if self.verbose:
-            _out(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
+            printer(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
 
 
 @wrap_message
@@ -450,7 +243,7 @@ class GroupChatResumeMessage(BaseMessage):
 
     def print(self, f: Printer = None) -> None:
         if self.verbose:
-            _out(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
+            printer(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
                     colored(self.last_speaker_name, "yellow"), flush=True)
 
 
@@ -463,15 +256,15 @@ class ClearAgentsHistoryMessage(BaseMessage):
 
     def __init__(self, *, uuid: Optional[UUID] = None, agent: Any = None, **fields: Any) -> None:
         if agent is not None:
-            fields["agent_name"] = _name(agent)
+            fields["agent_name"] = agent_name(agent)
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
         who = self.agent_name if self.agent_name else "all agents"
         if self.nr_messages_to_preserve:
-            _out(f)(f"Clearing history for {who} except last {self.nr_messages_to_preserve} messages.")
+            printer(f)(f"Clearing history for {who} except last {self.nr_messages_to_preserve} messages.")
         else:
-            _out(f)(f"Clearing history for {who}.")
+            printer(f)(f"Clearing history for {who}.")
 
 
 @wrap_message
@@ -485,13 +278,13 @@ class ClearConversableAgentHistoryMessage(BaseMessage):
     def __init__(self, *, uuid: Optional[UUID] = None, agent: Any = None, no_messages_preserved: int = 1,
                  **fields: Any) -> None:
         if agent is not None:
-            fields.setdefault("agent_name", _name(agent))
-            fields.setdefault("recipient_name", _name(agent))
+            fields.setdefault("agent_name", agent_name(agent))
+            fields.setdefault("recipient_name", agent_name(agent))
         super().__init__(uuid=uuid, no_messages_preserved=no_messages_preserved, **fields)
 
     def print(self, f: Printer = None) -> None:
         for _ in range(self.no_messages_preserved):
-            _out(f)(f"Preserving one more message for {self.agent_name} to not divide history between tool call and "
+            printer(f)(f"Preserving one more message for {self.agent_name} to not divide history between tool call and "
                     "tool response.")
 
 
@@ -500,7 +293,7 @@ class ClearConversableAgentHistoryWarningMessage(_ForRecipient):
     """``nr_messages_to_preserve`` does not apply when one conversation is cleared."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored("WARNING: `nr_preserved_messages` is ignored when clearing chat history with a specific "
+        printer(f)(colored("WARNING: `nr_preserved_messages` is ignored when clearing chat history with a specific "
                         "agent.", "yellow"), flush=True)
 
 
@@ -527,7 +320,7 @@ class SpeakerAttemptSuccessfullMessage(_SpeakerAttempt):
 
     def print(self, f: Printer = None) -> None:
         name = next(iter(self.mentions))
-        _out(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully selected: "
+        printer(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully selected: "
                         f"{name}", "green"), flush=True)
 
 
@@ -536,7 +329,7 @@ class SpeakerAttemptFailedMultipleAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named several agents."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it included "
+        printer(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it included "
                         "multiple agent names.", "red"), flush=True)
 
 
@@ -545,7 +338,7 @@ class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named no agent."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(colored(f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent "
+        printer(f)(colored(f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent "
                         "names.", "red"), flush=True)
 
 
@@ -556,7 +349,7 @@ class _WithAgentNames(BaseMessage):
 
     def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
         if agents is not None:
-            fields["agent_names"] = [_name(agent) for agent in agents]
+            fields["agent_names"] = [agent_name(agent) for agent in agents]
         super().__init__(uuid=uuid, **fields)
 
 
@@ -565,7 +358,7 @@ class SelectSpeakerMessage(_WithAgentNames):
     """The numbered list of manual speaker selection."""
 
     def print(self, f: Printer = None) -> None:
-        out = _out(f)
+        out = printer(f)
         out("Please select the next speaker from the following list:")
         for number, name in enumerate(self.agent_names or [], start=1):
             out(f"{number}: {name}")
@@ -578,7 +371,7 @@ class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
     try_count: int
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
+        printer(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
 
 
 @wrap_message
@@ -586,7 +379,7 @@ class SelectSpeakerInvalidInputMessage(_WithAgentNames):
     """Manual selection got something other than a listed number."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(f"Invalid input. Please enter a number between 1 and {len(self.agent_names or [])}.")
+        printer(f)(f"Invalid input. Please enter a number between 1 and {len(self.agent_names or [])}.")
 
 
 # ------------------------------------------------------------------ usage
@@ -595,7 +388,7 @@ class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
     """An agent without a model has no usage."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(f"No cost incurred from agent '{self.recipient_name}'.")
+        printer(f)(f"No cost incurred from agent '{self.recipient_name}'.")
 
 
 @wrap_message
@@ -603,4 +396,4 @@ class ConversableAgentUsageSummaryMessage(_ForRecipient):
     """The heading of an agent's usage summary."""
 
     def print(self, f: Printer = None) -> None:
-        _out(f)(f"Agent '{self.recipient_name}':")
+        printer(f)(f"Agent '{self.recipient_name}':")

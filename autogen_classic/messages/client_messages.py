@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 from typing import Any, Callable, Iterable, Literal, Optional
 from uuid import UUID
 
@@ -10,6 +9,7 @@ from pydantic import BaseModel
 from termcolor import colored
 
 from .base_message import BaseMessage, wrap_message
+from .console_text import printer
 
 __all__ = ["UsageSummaryMessage"]
 
@@ -139,7 +139,7 @@ class UsageSummaryMessage(BaseMessage):
         super().__init__(uuid=uuid, mode=mode_name(mode), **fields)
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        out = f if f is not None else builtins.print
+        out = printer(f)
         for line in usage_summary_lines(_as_summary(self.actual), _as_summary(self.total), self.mode):
             out(line, flush=True)
 
@@ -151,5 +151,5 @@ class StreamMessage(BaseMessage):
     content: str
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        out = f if f is not None else builtins.print
+        out = printer(f)
         out(colored(self.content, "green"), end="", flush=True)

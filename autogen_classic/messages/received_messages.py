@@ -1,0 +1,197 @@
+"""The events of a message an agent receives: text, function and tool calls, their responses.
+
+``received_message_fields`` picks the event of a message dict; classic ``autogen.messages.agent_messages`` re-exports them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Literal, Optional, Union
+from uuid import UUID
+
+from pydantic import BaseModel
+from termcolor import colored
+
+from .base_message import BaseMessage, wrap_message
+from .console_text import SEPARATOR, Printer, agent_name, boxed, call_block, content_to_text, printer
+
+__all__ = [
+    "BasePrintReceivedMessage", "FunctionCall", "FunctionCallMessage", "FunctionResponseMessage", "ToolCall",
+    "ToolCallMessage", "ToolResponse", "ToolResponseMessage", "TextMessage", "create_received_message_model",
+    "received_message_fields",
+]
+
+MessageRole = Literal["assistant", "function", "tool"]
+
+
+class BasePrintReceivedMessage(BaseMessage):
+    """A message as the receiving agent prints it: ``sender (to recipient):`` then the body."""
+
+    content: Union[str, int, float, bool]
+    sender_name: str
+    recipient_name: str
+
+    def print(self, f: Printer = None) -> None:
+        _heading(self, printer(f))
+
+
+def _heading(message: Any, out: Callable[..., Any]) -> None:
+    # A function, not super().print: the console renders these from plain field namespaces too.
+    out(f"{colored(message.sender_name, 'yellow')} (to {message.recipient_name}):\n", flush=True)
+
+
+class FunctionCall(BaseModel):
+    """A suggested function call: name and JSON arguments."""
+
+    name: Optional[str] = None
+    arguments: Optional[str] = None
+
+    def print(self, f: Printer = None) -> None:
+        call_block(printer(f), f"***** Suggested function call: {self.name or '(No function name found)'} *****",
+                    self.arguments)
+
+
+class ToolCall(BaseModel):
+    """A suggested tool call: id and function."""
+
+    id: Optional[str] = None
+    function: FunctionCall
+    type: str
+
+    def print(self, f: Printer = None) -> None:
+        name = self.function.name or "(No function name found)"
+        call_block(printer(f), f"***** Suggested tool call ({self.id or 'No tool call id found'}): {name} *****",
+                    self.function.arguments)
+
+
+class ToolResponse(BaseModel):
+    """One tool result."""
+
+    tool_call_id: Optional[str] = None
+    role: MessageRole = "tool"
+    content: Any
+
+    def print(self, f: Printer = None) -> None:
+        boxed(printer(f), f"***** Response from calling tool ({self.tool_call_id or 'No id found'}) *****", self.content)
+
+
+@wrap_message
+class FunctionResponseMessage(BasePrintReceivedMessage):
+    """The result of a function call, received."""
+
+    name: Optional[str] = None
+    role: MessageRole = "function"
+    content: Union[str, int, float, bool]
+
+    def print(self, f: Printer = None) -> None:
+        out = printer(f)
+        _heading(self, out)
+        boxed(out, f"***** Response from calling function ({self.name or 'No id found'}) *****", self.content)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class ToolResponseMessage(BasePrintReceivedMessage):
+    """Tool results, received (one box per response)."""
+
+    role: MessageRole = "tool"
+    tool_responses: list[ToolResponse]
+    content: Union[str, int, float, bool]
+
+    def print(self, f: Printer = None) -> None:
+        out = printer(f)
+        _heading(self, out)
+        for response in self.tool_responses:
+            ToolResponse.print(response, out)
+            out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class FunctionCallMessage(BasePrintReceivedMessage):
+    """A suggested function call, received."""
+
+    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
+    function_call: FunctionCall
+
+    def print(self, f: Printer = None) -> None:
+        out = printer(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(self.content, flush=True)
+        FunctionCall.print(self.function_call, out)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class ToolCallMessage(BasePrintReceivedMessage):
+    """Suggested tool calls, received."""
+
+    content: Optional[Union[str, int, float, bool]] = None  # type: ignore[assignment]
+    refusal: Optional[str] = None
+    role: Optional[MessageRole] = None
+    audio: Optional[str] = None
+    function_call: Optional[FunctionCall] = None
+    tool_calls: list[ToolCall]
+
+    def print(self, f: Printer = None) -> None:
+        out = printer(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(self.content, flush=True)
+        for call in self.tool_calls:
+            ToolCall.print(call, out)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+@wrap_message
+class TextMessage(BasePrintReceivedMessage):
+    """A text (or multimodal) message, received."""
+
+    content: Optional[Union[str, int, float, bool, list[dict[str, Union[str, dict[str, Any]]]]]] = None  # type: ignore[assignment]
+
+    def print(self, f: Printer = None) -> None:
+        out = printer(f)
+        _heading(self, out)
+        if self.content is not None:
+            out(content_to_text(self.content), flush=True)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+def received_message_fields(message: dict[str, Any], sender_name: str, recipient_name: str) -> tuple[Any, dict]:
+    """The event class and content fields for ``message`` received by ``recipient_name`` from ``sender_name``."""
+    role = message.get("role")
+    fields: dict[str, Any] = {"sender_name": sender_name, "recipient_name": recipient_name}
+    if role == "function":
+        return FunctionResponseMessage, {**fields, "content": message.get("content"), "name": message.get("name"),
+                                         "role": "function"}
+    if role == "tool":
+        responses = message.get("tool_responses") or [message]
+        return ToolResponseMessage, {**fields, "content": message.get("content"), "role": "tool",
+                                     "tool_responses": [ToolResponse.model_construct(
+                                         tool_call_id=r.get("tool_call_id"), role="tool", content=r.get("content"))
+                                         for r in responses]}
+    if message.get("function_call"):
+        call = message["function_call"]
+        return FunctionCallMessage, {**fields, "content": message.get("content"), "function_call":
+                                     FunctionCall.model_construct(name=call.get("name"),
+                                                                  arguments=call.get("arguments"))}
+    if message.get("tool_calls"):
+        calls = []
+        for call in message["tool_calls"]:
+            function = call.get("function") or {}
+            calls.append(ToolCall.model_construct(
+                id=call.get("id"), type=call.get("type", "function"),
+                function=FunctionCall.model_construct(name=function.get("name"), arguments=function.get("arguments"))))
+        return ToolCallMessage, {**fields, "content": message.get("content"), "refusal": None,
+                                 "role": message.get("role") or "assistant",
+                                 "audio": None, "function_call": None, "tool_calls": calls}
+    return TextMessage, {**fields, "content": message.get("content")}
+
+
+def create_received_message_model(
+    *, uuid: Optional[UUID] = None, message: dict[str, Any], sender: Any, recipient: Any
+) -> Any:
+    """The event for ``message`` as ``recipient`` receives it from ``sender`` (the class follows the message)."""
+    cls, fields = received_message_fields(message, agent_name(sender) or "", agent_name(recipient) or "")
+    if cls is TextMessage and not isinstance(fields["content"], (str, int, float, bool, list, type(None))):
+        fields["content"] = str(fields["content"])
+    return cls(uuid=uuid, **fields)
