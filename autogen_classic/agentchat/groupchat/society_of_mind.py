@@ -158,6 +158,16 @@ class SocietyOfMindAgent(ConversableAgent):
         self._chat_manager = chat_manager
         self._group_chat = None if chat_manager is None else chat_manager.groupchat
 
+    def _opening(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> Optional[dict[str, Any]]:
+        """The inner chat's opening message, after ``_start_inner_chat``; None when there is nothing to answer."""
+        if self._chat_manager is None:
+            return None
+        if messages is None:
+            messages = self._oai_messages[sender]  # type: ignore[index]
+        if not messages:
+            return None
+        return self._start_inner_chat(messages, sender)
+
     def _start_inner_chat(self, messages: list[dict[str, Any]], sender: Optional[Agent]) -> dict[str, Any]:
         """Reset the inner chat, give every participant the conversation so far; return the message to open with.
 
@@ -209,13 +219,9 @@ class SocietyOfMindAgent(ConversableAgent):
             sender: the agent to reply to.
             config: unused.
         """
-        if self._chat_manager is None:
+        opening = self._opening(messages, sender)
+        if opening is None:
             return False, None
-        if messages is None:
-            messages = self._oai_messages[sender]  # type: ignore[index]
-        if not messages:
-            return False, None
-        opening = self._start_inner_chat(messages, sender)
         kept_cache = self.previous_cache  # the inner chat lends caches too; the outer chat's must survive it
         try:
             self.initiate_chat(self._chat_manager, message=opening, clear_history=False)
@@ -235,13 +241,9 @@ class SocietyOfMindAgent(ConversableAgent):
 
         A callable ``response_preparer`` may be async here.
         """
-        if self._chat_manager is None:
+        opening = self._opening(messages, sender)
+        if opening is None:
             return False, None
-        if messages is None:
-            messages = self._oai_messages[sender]  # type: ignore[index]
-        if not messages:
-            return False, None
-        opening = self._start_inner_chat(messages, sender)
         kept_cache = self.previous_cache
         try:
             await self.a_initiate_chat(self._chat_manager, message=opening, clear_history=False)
