@@ -37,6 +37,8 @@ BENCH_DIR = Path(__file__).resolve().parent
 SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
+NEEDS_A_SERVER = ("redis_cache", "docker_exec")
+"""The sections that may exit with ``UNAVAILABLE``."""
 
 
 def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
@@ -50,7 +52,7 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
     if name == "client":
         return ["--quick"] if quick else []
-    if name in ("redis_cache", "docker_exec"):
+    if name in NEEDS_A_SERVER:
         return ["--quick"] if quick else []
     if name == "local_tools":
         return ["--limit", "8", "--variants", "tools", "stock-auto"] if quick else []
@@ -93,11 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         summary.append((name, code, seconds))
     print("\n=== summary")
     for name, code, seconds in summary:
-        state = "ok" if code == 0 else "skipped" if code == UNAVAILABLE and name in ("redis_cache", "docker_exec") \
-            else f"exit {code}"
+        skipped = code == UNAVAILABLE and name in NEEDS_A_SERVER
+        state = "ok" if code == 0 else "skipped" if skipped else f"exit {code}"
         print(f"{name:<14} {state:<8} {seconds:>7.1f} s")
-    return 0 if all(code in (0, UNAVAILABLE) if n in ("redis_cache", "docker_exec") else code == 0
-                    for n, code, _ in summary) else 1
+    return 0 if all(code == 0 or (code == UNAVAILABLE and n in NEEDS_A_SERVER) for n, code, _ in summary) else 1
 
 
 if __name__ == "__main__":
