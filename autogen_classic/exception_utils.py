@@ -100,3 +100,17 @@ class UnknownKeyError(KeyError):
 
     def __str__(self) -> str:
         return f"{self.args[0]!r}: {self.hint}"
+
+
+class TransitionConditionError(RuntimeError):
+    """The condition of a conditional speaker transition (``graph_utils.ConditionalEdge``) failed.
+
+    Raised while the next speaker is chosen when the condition raised (the original error is the
+    ``__cause__``) or gave no True/False answer; the group chat stops there, its messages kept.
+    ``edge`` names the transition (``"coder -> critic [label]"``).
+    """
+
+    def __init__(self, message: str, edge: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.edge = edge

@@ -4,9 +4,10 @@ Speaker selection is a policy: to judge one (a transition graph, a selection met
 policy, a model), run many chats and count. :func:`run_group_chats` builds a fresh group chat for every
 run, starts it and returns one :class:`ChatRecord` per chat: who spoke in which order, the speaker
 transitions, why the chat ended, how many questions went to the selector, which model answers named
-an agent that was not eligible, and the tokens used. :func:`records_to_rows` flattens the records into
-plain dicts (one per chat, the same keys in every row) for a table, a CSV file or ``pandas.DataFrame``;
-:func:`format_table` prints such rows as text without any extra package.
+an agent that was not eligible, what the conditions of conditional transitions decided, and the tokens
+used. :func:`records_to_rows` flattens the records into plain dicts (one per chat, the same keys in
+every row) for a table, a CSV file or ``pandas.DataFrame``; :func:`format_table` prints such rows as
+text without any extra package.
 
 Example::
 
@@ -16,6 +17,7 @@ Example::
     records = run_group_chats(make_groupchat, 20, message="Plan the release.", seed=0)
     print(format_table(records_to_rows(records), columns=["run", "rounds", "speakers", "end_reason"]))
     print(transition_counts(records))
+    print(condition_counts(records))  # with ConditionalEdge items in the graph
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "ChatRecord",
     "RejectedChoice",
     "allowed_transitions",
+    "condition_counts",
     "format_table",
     "records_to_rows",
     "run_group_chats",
@@ -81,10 +84,13 @@ class ChatRecord:
         rejected: the model answers that named an agent who was not eligible.
         selection_tokens: the tokens used by the speaker-selection calls.
         agent_tokens: the tokens used by the participants' own model calls.
-        allowed: the (from, to) speaker transitions the group chat allowed.
+        allowed: the (from, to) speaker transitions the group chat allowed (conditional ones included).
         messages: the group chat's messages.
         selection_log: the group chat's selection log (see ``format_selection_log``).
         error: ``"ExceptionType: message"`` when the chat raised and errors were recorded, else None.
+        transition_conditions: per conditional transition (``"coder -> critic [label]"``), how often its
+            condition let the target be a candidate and how often it blocked it:
+            ``{"allowed": n, "blocked": m}``; empty without conditional transitions.
     """
 
     run: int
@@ -101,6 +107,7 @@ class ChatRecord:
     messages: list[dict[str, Any]] = field(default_factory=list, repr=False)
     selection_log: list[SelectionRecord] = field(default_factory=list, repr=False)
     error: str | None = None
+    transition_conditions: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def rounds(self) -> int:
@@ -228,6 +235,17 @@ def _rejected_choices(groupchat: GroupChat, log: list[SelectionRecord]) -> list[
     return found
 
 
+def _condition_outcomes(log: list[SelectionRecord]) -> dict[str, dict[str, int]]:
+    """Per conditional transition, in order of first occurrence: how often it allowed and blocked its target."""
+    counts: dict[str, dict[str, int]] = {}
+    for record in log:
+        for outcome in record.conditions:
+            entry = counts.setdefault(outcome.edge, {"allowed": 0, "blocked": 0})
+            if outcome.effect in entry:  # a failed condition ("error") stops the chat and is in ``error``
+                entry[outcome.effect] += 1
+    return counts
+
+
 def _record(
     run: int, label: str | None, groupchat: GroupChat, manager: GroupChatManager, agent_tokens: int,
     error: str | None,
@@ -248,6 +266,7 @@ def _record(
         messages=[dict(m) for m in groupchat.messages],
         selection_log=log,
         error=error,
+        transition_conditions=_condition_outcomes(log),
     )
 
 
@@ -351,17 +370,31 @@ def speaker_counts(records: Iterable[ChatRecord]) -> dict[str, int]:
     return dict(sorted(total.items(), key=lambda item: (-item[1], item[0])))
 
 
+def condition_counts(records: Iterable[ChatRecord]) -> dict[str, dict[str, int]]:
+    """Return conditional transition -> ``{"allowed": n, "blocked": m}`` over all ``records``, sorted by edge."""
+    total: dict[str, Counter[str]] = {}
+    for record in _check_records(records):
+        for edge, counts in record.transition_conditions.items():
+            total.setdefault(edge, Counter()).update(counts)
+    return {
+        edge: {"allowed": counts["allowed"], "blocked": counts["blocked"]} for edge, counts in sorted(total.items())
+    }
+
+
 def records_to_rows(records: Iterable[ChatRecord]) -> list[dict[str, Any]]:
     """Flatten records into one plain dict per chat, with the same keys in every row.
 
     Keys: ``run``, ``label``, ``method``, ``rounds``, ``speakers`` (names joined by " > "), ``end_reason``,
     ``selections``, ``selection_calls``, ``rejected`` (count), ``off_graph`` (count of transitions outside
     the graph), ``selection_tokens``, ``agent_tokens``, ``total_tokens``, ``error``, then ``turns:<name>``
-    (messages by that agent) for every speaker seen in any record, in order of first appearance.
+    (messages by that agent) for every speaker seen in any record, in order of first appearance, then
+    ``allowed:<edge>`` and ``blocked:<edge>`` (how often the condition of that conditional transition
+    allowed or blocked its target) for every conditional transition asked in any record.
     The rows fit ``pandas.DataFrame(rows)``, ``csv.DictWriter`` or :func:`format_table`.
     """
     records = _check_records(records)
     names = list(dict.fromkeys(name for record in records for name in record.speakers))
+    edges = list(dict.fromkeys(edge for record in records for edge in record.transition_conditions))
     rows = []
     for record in records:
         turns = Counter(record.speakers)
@@ -382,6 +415,10 @@ def records_to_rows(records: Iterable[ChatRecord]) -> list[dict[str, Any]]:
             "error": record.error,
         }
         row.update({f"turns:{name}": turns.get(name, 0) for name in names})
+        for edge in edges:
+            counts = record.transition_conditions.get(edge, {})
+            row[f"allowed:{edge}"] = counts.get("allowed", 0)
+            row[f"blocked:{edge}"] = counts.get("blocked", 0)
         rows.append(row)
     return rows
 

@@ -60,9 +60,9 @@ def test_fields_and_defaults_follow_the_classic_interface(abc: Any) -> None:
     assert gc.select_speaker_auto_multiple_template.startswith("You provided more than one name in your text")
     assert GroupChat.DEFAULT_INTRO_MSG.startswith("Hello everyone. We have assembled a great team today")
     field_names = [f.name for f in dataclasses.fields(GroupChat) if f.init]
-    assert field_names[:3] == ["agents", "messages", "max_round"] and field_names[-5:] == [
+    assert field_names[:3] == ["agents", "messages", "max_round"] and field_names[-6:] == [
         "select_speaker_structured_output", "select_speaker_auto_addressed", "eligibility_policies", "transcript_path",
-        "select_speaker_auto_role_match",
+        "select_speaker_auto_role_match", "termination",
     ]
     # every instance gets its own lists
     assert GroupChat(agents=list(abc)).messages is not gc.messages

@@ -112,6 +112,12 @@ def test_custom_selection(offline: Path) -> None:
     assert ("end reason: No eligible speaker: the eligibility policies excluded every candidate (user, planner, "
             "coder, critic): TurnBudgetPolicy removed planner, coder, critic; DenyListPolicy removed user.") in text
     assert re.search(r"^0\s+choose_then_random\s+\d+\s+user > planner > coder > critic", text, re.MULTILINE)
+    # Termination conditions and stepping.
+    assert "fired: AndTerminationCondition - 'critic' answered; Maximum number of messages 5 reached" in text
+    assert "step: planner: 'Plan: 1. write the function 2. test it.'" in text
+    assert "invoked: critic - complete yet? False" in text
+    assert "stopped by: TextMentionTermination - complete: True" in text
+    assert "GroupChatComplete: The group chat is complete: Text 'TERMINATE' mentioned. Call groupchat.reset()" in text
 
 
 def test_save_and_resume(offline: Path) -> None:

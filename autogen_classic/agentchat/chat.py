@@ -14,6 +14,7 @@ from ..io import IOStream
 from ..messages.agent_messages import PostCarryoverProcessingMessage
 from ..messages.emit import emit
 from ..oai.errors import AllEndpointsFailedError
+from .termination import StopMessage
 from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method
 
 if TYPE_CHECKING:
@@ -52,6 +53,15 @@ class ChatResult:
     """Usage and cost: ``usage_including_cached_inference`` and ``usage_excluding_cached_inference``."""
     human_input: Optional[list[str]] = None
     """Every line of human input given during the chat."""
+    # Not a dataclass field, so that the fields, repr, equality and asdict() stay the classic ones.
+    termination = None  # type: Optional[StopMessage]
+    """The termination condition that ended the chat, as data (``content``, ``source``, ``details``); None when
+    the chat ended otherwise (``max_turns``, ``max_round``, no reply) or no condition says why."""
+
+    def with_termination(self, stop: Optional[StopMessage]) -> "ChatResult":
+        """Set ``termination`` and return this result."""
+        self.termination = stop
+        return self
 
 
 def last_msg_summary(sender: "ConversableAgent", recipient: "ConversableAgent", summary_args: dict) -> str:

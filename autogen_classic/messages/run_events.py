@@ -23,7 +23,8 @@ class SpeakerSelectionMessage(BaseMessage):
     """One speaker-selection decision: the selection trace record of the round.
 
     ``record`` has the keys of ``SelectionRecord.to_dict()``: round, method, last_speaker, steps
-    (each step's name and candidates), attempts (the model's answers), chosen, reason, usage.
+    (each step's name and candidates), attempts (the model's answers), conditions (the transition
+    conditions asked), chosen, reason, usage.
     """
 
     manager_name: str
@@ -53,11 +54,18 @@ class ModelRequestMessage(BaseMessage):
 
 @wrap_message
 class GroupChatEndMessage(BaseMessage):
-    """A group chat ended; ``end_reason`` says why (the manager's ``end_reason``)."""
+    """A group chat ended; ``end_reason`` says why (the manager's ``end_reason``).
+
+    ``termination`` is the termination condition that fired, as data (``StopMessage.to_dict()``: content,
+    source, details), or None when the chat ended otherwise (``max_round``, no eligible speaker, no reply);
+    ``complete`` is True exactly when a condition (or ``is_termination_msg``) ended it.
+    """
 
     manager_name: str
     end_reason: str
     message_count: int = 0
+    termination: Optional[dict[str, Any]] = None
+    complete: bool = False
     verbose: bool = False
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:

@@ -12,6 +12,7 @@ from ..chat import ChatResult, a_initiate_chats, append_carryover, initiate_chat
 from .chat_stream import AsyncChatStream, ChatStream
 from .messages import invalid_message_error, message_to_dict
 from .reply_pipeline import is_async_reply_function
+from ..termination import StopMessage, TerminationCondition
 from ..utils import check_reflection_client, validate_summary_method
 
 if TYPE_CHECKING:
@@ -20,6 +21,19 @@ if TYPE_CHECKING:
 __all__ = ["ChatDriverMixin"]
 
 DEFAULT_SUMMARY_METHOD = "last_msg"
+
+
+def _fired_condition(sender: Any, recipient: Any) -> Optional[StopMessage]:
+    """The termination condition that ended a chat: a group chat manager's, or a condition given as
+    ``is_termination_msg`` to either agent; None when no condition fired."""
+    stop = getattr(recipient, "stop_message", None)
+    if isinstance(stop, StopMessage):
+        return stop
+    for agent in (recipient, sender):
+        condition = getattr(agent, "_is_termination_msg", None)
+        if isinstance(condition, TerminationCondition) and condition.last_stop is not None:
+            return condition.last_stop
+    return None
 
 
 class ChatDriverMixin:
@@ -36,6 +50,9 @@ class ChatDriverMixin:
     ) -> None:
         self.reset_consecutive_auto_reply_counter(recipient)
         self.reply_at_receive[recipient] = reply_at_receive
+        condition = getattr(self, "_is_termination_msg", None)
+        if isinstance(condition, TerminationCondition):
+            condition.reset()  # a condition given as is_termination_msg starts each chat afresh
         if clear_history:
             self.clear_history(recipient)
             self._human_input = []
@@ -89,7 +106,7 @@ class ChatDriverMixin:
             summary=summary,
             cost=gather_usage_summary([self, recipient]),
             human_input=self._human_input,
-        )
+        ).with_termination(_fired_condition(self, recipient))
 
     def initiate_chat(
         self,

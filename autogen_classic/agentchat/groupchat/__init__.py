@@ -3,9 +3,11 @@
 May import the agent core (agentchat), tools, oai and the utilities; none of them imports this package.
 
 This ``__init__`` is the classic ``autogen.agentchat.groupchat`` module: it only re-exports the names
-classic code imports from there. Layout: ``group`` (the GroupChat dataclass), ``manager`` (the
-manager and its round), ``steps`` (the round's I/O steps and their sync/async drivers), ``resume``,
-``clear_history``, ``transcript``, and the ``selection`` package (choosing the next speaker).
+classic code imports from there. Layout: ``group`` (the GroupChat dataclass), ``prompts`` (its texts and
+template placeholders), ``manager`` (the manager), ``rounds`` (a chat's rounds as sans-IO generators),
+``stepping`` (begin / step / invoke / continue_chat), ``steps`` (the rounds' I/O steps and their
+sync/async drivers), ``resume``, ``clear_history``, ``transcript``, and the ``selection`` package
+(choosing the next speaker).
 """
 
 from ...code_utils import content_str

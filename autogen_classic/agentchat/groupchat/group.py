@@ -27,7 +27,13 @@ from ...exception_utils import (
     NotAnAgentError,
     UndefinedNextAgent,
 )
-from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from ...graph_utils import (
+    check_graph_validity,
+    conditional_fingerprint,
+    invert_disallowed_to_allowed,
+    plain_transitions,
+    transition_conditions,
+)
 from ..agent import Agent
 from ..conversable.agent_args import check_speaker_selection_method, shown, warn_argument
 from ..contrib.capabilities.transform_messages import TransformMessages
@@ -36,6 +42,8 @@ from .selection import pipeline
 from .selection.auto import SpeakerSelectorChat, mentioned_agents
 from .selection.manual import ask_console_for_speaker
 from .selection.trace import SelectionRecord
+from ..termination import TerminationCondition, validate_termination
+from .prompts import check_template_fields, participant_roles, selection_text
 from .transcript import TranscriptWriter, open_transcript
 
 __all__ = ["GroupChat"]
@@ -70,7 +78,9 @@ class GroupChat:
         allow_repeat_speaker: True (anyone may speak twice in a row), False (no one may) or a list of the
             agents that may; exclusive with ``allowed_or_disallowed_speaker_transitions``.
         allowed_or_disallowed_speaker_transitions: a graph ``{agent: [agents]}`` of the allowed (or
-            disallowed) transitions between speakers.
+            disallowed) transitions between speakers; an item may be a ``ConditionalEdge(target, condition,
+            label)`` whose ``condition(groupchat)`` is asked at selection time (allowed only while True in an
+            "allowed" graph, blocked only while True in a "disallowed" one).
         speaker_transitions_type: "allowed" or "disallowed"; required with a transition graph.
         enable_clear_history: let a human clear the agents' histories with "clear history".
         send_introductions: start with a round of introductions so the agents know each other.
@@ -102,6 +112,9 @@ class GroupChat:
             whose name and description the last message clearly asks for by their words ("the script needs
             to be executed" for an agent that "executes the code"): None (default) when every endpoint of
             the selector serves the embedded model, True always, False never.
+        termination: a termination condition (``TextMentionTermination("TERMINATE") | MaxMessageTermination(25)``,
+            ...) checked on every message appended; when it fires the chat ends, ``is_complete`` is set and
+            the manager's ``stop_message`` and the chat result's ``termination`` say which condition fired.
     """
 
     agents: list[Agent]
@@ -146,6 +159,7 @@ class GroupChat:
     eligibility_policies: list[Any] = field(default_factory=list)
     transcript_path: str | os.PathLike[str] | None = None
     select_speaker_auto_role_match: bool | None = None
+    termination: TerminationCondition | None = None
 
     _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
     _VALID_SPEAKER_TRANSITIONS_TYPE: ClassVar[list[str | None]] = ["allowed", "disallowed", None]
@@ -156,6 +170,9 @@ class GroupChat:
 
     allowed_speaker_transitions_dict: dict[Any, list[Any]] = field(init=False)
     selection_log: list[SelectionRecord] = field(init=False, default_factory=list, repr=False, compare=False)
+    is_complete: bool = field(init=False, default=False, repr=False, compare=False)
+    """True once a termination condition (or ``is_termination_msg``) ended the chat; ``reset()`` clears it.
+    Reaching ``max_round`` does not set it."""
 
     def __post_init__(self) -> None:
         self._check_agents()
@@ -173,6 +190,7 @@ class GroupChat:
         if self.allowed_or_disallowed_speaker_transitions is None and self.allow_repeat_speaker is None:
             self.allow_repeat_speaker = True
         self._graph_signature: tuple[Any, ...] | None = None
+        self.transition_conditions: dict[tuple[Any, Any], tuple[Any, str]] = {}
         self.allowed_speaker_transitions_dict = self._build_transition_graph()
 
         self._check_templates()
@@ -207,6 +225,7 @@ class GroupChat:
                 f"got {type(self.select_speaker_auto_role_match).__name__}."
             )
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
+        self.termination = validate_termination(self.termination, "GroupChat termination")
 
         # Built on the first "auto" selection and reused afterwards (one model client per group chat).
         self._selector_chat: SpeakerSelectorChat | None = None
@@ -285,6 +304,8 @@ class GroupChat:
             raise ValueError("select_speaker_auto_multiple_template cannot be empty or None.")
         if not self.select_speaker_auto_none_template:
             raise ValueError("select_speaker_auto_none_template cannot be empty or None.")
+        check_template_fields(self.select_speaker_message_template, "select_speaker_message_template")
+        check_template_fields(self.select_speaker_prompt_template, "select_speaker_prompt_template")
         retries = self.max_retries_for_selecting_speaker
         if not isinstance(retries, int):
             raise ValueError("max_retries_for_selecting_speaker cannot be None or non-int")
@@ -298,10 +319,17 @@ class GroupChat:
             id(self.allowed_or_disallowed_speaker_transitions),
             self.speaker_transitions_type,
             tuple(id(a) for a in repeat) if isinstance(repeat, list) else repeat,
+            # A graph with conditional edges is copied into its plain view, so changes made in place count.
+            conditional_fingerprint(self.allowed_or_disallowed_speaker_transitions),
         )
 
     def _build_transition_graph(self) -> dict[Any, list[Any]]:
-        """Derive the allowed-transitions graph from the settings, and check it."""
+        """Derive the allowed-transitions graph from the settings, and check it.
+
+        A graph may hold ``graph_utils.ConditionalEdge`` items: the returned (plain) graph lists their
+        targets as plain targets, and ``transition_conditions`` maps ``(source, target)`` to
+        ``(edge, "allow_if")`` for an "allowed" graph or ``(edge, "block_if")`` for a "disallowed" one.
+        """
         transitions = self.allowed_or_disallowed_speaker_transitions
         if transitions is not None and self.allow_repeat_speaker is not None:
             raise ValueError(
@@ -323,9 +351,11 @@ class GroupChat:
             graph = transitions
         else:
             graph = invert_disallowed_to_allowed(transitions, self.agents)
+        # Checked with its conditional edges (the errors name them); selection reads the plain view.
         check_graph_validity(allowed_speaker_transitions_dict=graph, agents=self.agents)
+        self.transition_conditions = transition_conditions(transitions, self.speaker_transitions_type)
         self._graph_signature = self._current_graph_signature()
-        return graph
+        return plain_transitions(graph)
 
     def transition_graph(self) -> dict[Any, list[Any]]:
         """Return the allowed-transitions graph, rebuilt if the agents or graph settings changed since last built."""
@@ -345,7 +375,8 @@ class GroupChat:
         return None if self._selector_chat is None else self._selector_chat.client
 
     def reset(self) -> None:
-        """Reset the group chat: forget the messages and the selection log."""
+        """Reset the group chat: forget the messages and the selection log, clear ``is_complete`` and reset the
+        ``termination`` condition."""
         if not callable(getattr(self.messages, "clear", None)):
             raise InvalidAttributeTypeError(
                 f"'{type(self.messages).__name__}' object has no attribute 'clear': GroupChat messages must be a "
@@ -353,6 +384,10 @@ class GroupChat:
             )
         self.messages.clear()
         self.selection_log.clear()
+        self.is_complete = False
+        termination = getattr(self, "termination", None)
+        if termination is not None:
+            termination.reset()
         transcript = getattr(self, "_transcript", None)  # getattr: subclasses may skip __post_init__
         if transcript is not None:
             transcript.cancel_replay()  # the file is append-only; a new chat is simply added to it
@@ -426,45 +461,18 @@ class GroupChat:
         raise UndefinedNextAgent()
 
     def _participant_roles(self, agents: list[Agent] | None = None) -> str:
-        if agents is None:
-            agents = self.agents
-        # "auto" asks for the roles every round: the text is kept while names and descriptions stay the same.
-        key = tuple((agent.name, agent.description) for agent in agents)
-        cached = self.__dict__.get("_roles_text")
-        if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
-        roles = []
-        empty = False
-        for agent in agents:
-            description = agent.description
-            if not isinstance(description, str):
-                # The classic package failed here too (it strips the description).
-                raise InvalidAttributeTypeError(
-                    f"'{type(description).__name__}' object has no attribute 'strip': the description of agent "
-                    f"{agent.name!r} must be a str for the GroupChat to present it; got {shown(description)}."
-                )
-            if description.strip() == "":
-                empty = True
-                logger.warning(
-                    f"The agent '{agent.name}' has an empty description, and may not work well with GroupChat."
-                )
-            roles.append(f"{agent.name}: {description}".strip())
-        text = "\n".join(roles)
-        if not empty:  # an empty description is warned about every time, as in classic AutoGen
-            self.__dict__["_roles_text"] = (key, text)
-        return text
+        return participant_roles(self, self.agents if agents is None else agents)
 
     def select_speaker_msg(self, agents: list[Agent] | None = None) -> str:
         """Return the system message for selecting the next speaker.
 
-        This is always the *first* message in the context.
+        This is always the *first* message in the context. Besides the classic ``{roles}`` and
+        ``{agentlist}``, the template may use ``{participants}`` and ``{history}`` (see ``prompts``).
         """
         if agents is None:
             agents = self.agents
-        roles = self._participant_roles(agents)  # first: it warns about empty descriptions every time
-        template = self.select_speaker_message_template
-        return self._formatted("_select_msg_text", template, agents, lambda agentlist: template.format(
-            roles=roles, agentlist=agentlist), roles)
+        roles = participant_roles(self, agents)  # first: it warns about empty descriptions every time
+        return selection_text(self, "_select_msg_text", self.select_speaker_message_template, agents, roles)
 
     def select_speaker_prompt(self, agents: list[Agent] | None = None) -> str | None:
         """Return the floating prompt selecting the next speaker. This is always the *last* message in the context.
@@ -473,24 +481,8 @@ class GroupChat:
         """
         if self.select_speaker_prompt_template is None:
             return None
-        if agents is None:
-            agents = self.agents
         template = self.select_speaker_prompt_template
-        return self._formatted("_select_prompt_text", template, agents, lambda agentlist: template.format(
-            agentlist=agentlist))
-
-    def _formatted(self, slot: str, template: Any, agents: list[Agent], fill: Any, *extra: Any) -> str:
-        """``fill(agentlist)``, kept in ``slot`` while the template, the agents' names and ``extra`` stay the same.
-
-        "auto" asks for the selection texts every round; they change only with the settings.
-        """
-        key = (template, tuple(agent.name for agent in agents), *extra)
-        cached = self.__dict__.get(slot)
-        if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
-        text = fill(f"{[name for name in key[1]]}")
-        self.__dict__[slot] = (key, text)
-        return text  # type: ignore[no-any-return]
+        return selection_text(self, "_select_prompt_text", template, self.agents if agents is None else agents)
 
     def introductions_msg(self, agents: list[Agent] | None = None) -> str:
         """Return the introduction message: ``DEFAULT_INTRO_MSG`` followed by every agent and its description."""

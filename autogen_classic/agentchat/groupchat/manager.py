@@ -8,27 +8,23 @@ is written once (``chat_rounds``) and driven by a sync or an async driver.
 
 from __future__ import annotations
 
-import logging
-import operator
 import sys
-from typing import Any, Callable, Generator, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
-from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
-from ...messages.agent_messages import GroupChatRunChatMessage
-from ...messages.emit import emit
-from ...messages.run_events import GroupChatEndMessage
-from ..agent import Agent
 from ...exception_utils import InvalidAttributeTypeError
-from ..conversable.agent_args import printable_name, shown, warn_argument
+from ..agent import Agent
+from ..chat import ChatResult
+from ..conversable.agent_args import shown, warn_argument
 from ..conversable_agent import ConversableAgent
+from ..termination import StopMessage
 from . import resume as resume_helpers
+from . import stepping
 from .clear_history import apply_clear_history, parse_clear_history
 from .group import GroupChat
-from .steps import GenerateReply, SelectSpeaker, Send, Step, a_run_steps, run_steps
+from .rounds import ChatRun, chat_rounds
+from .steps import a_run_steps, run_steps
 
 __all__ = ["GroupChatManager", "chat_rounds"]
-
-logger = logging.getLogger(__name__)
 
 _MISSING = object()
 
@@ -83,6 +79,9 @@ class GroupChatManager(ConversableAgent):
         self._silent = silent
         self.end_reason: Optional[str] = None
         """Why the last group chat run by this manager ended (None before the first one)."""
+        self.stop_message: Optional[StopMessage] = None
+        """The termination condition that ended the last chat, as data (None: it ended otherwise)."""
+        self._chat_run: Optional[ChatRun] = None
 
         # Registered last = checked first: async chats take a_run_chat; sync chats skip it and take run_chat.
         self.register_reply(Agent, GroupChatManager.run_chat, config=groupchat, reset_config=GroupChat.reset)
@@ -141,6 +140,9 @@ class GroupChatManager(ConversableAgent):
             if getattr(agent, "client", None) is not None:
                 clients.append(agent.client)  # type: ignore[attr-defined]
             clients.extend(getattr(agent, "usage_clients", None) or ())
+        for condition in (getattr(self._groupchat, "termination", None), self._is_termination_msg):
+            # A model-judged termination condition's calls are part of the chat's cost.
+            clients.extend(getattr(condition, "usage_clients", None) or ())
         return clients
 
     def chat_messages_for_summary(self, agent: Agent) -> list[dict[str, Any]]:
@@ -219,6 +221,101 @@ class GroupChatManager(ConversableAgent):
         apply_clear_history(command, reply, groupchat)
         return command.remaining_text
 
+    # ----------------------------------------------------------------- step by step
+    def begin(
+        self,
+        sender: Agent,
+        message: Union[str, dict[str, Any]],
+        clear_history: bool = True,
+        silent: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Open a group chat to run step by step: ``sender`` sends the opening ``message`` (round 1).
+
+        Nobody replies yet: go on with ``step()``, ``invoke(agent)`` or ``continue_chat()``.
+
+        Args:
+            sender: the agent opening the chat (e.g. the user proxy); it need not be a participant.
+            message: the opening message (str or message dict).
+            clear_history: forget the earlier messages of the group chat and the agents' histories first.
+            silent: do not print the opening message.
+
+        Returns:
+            list: the messages appended to the group chat (the opening one).
+        """
+        sync_check = getattr(sender, "_raise_exception_on_async_reply_functions", None)
+        self._raise_exception_on_async_reply_functions()
+        if callable(sync_check):
+            sync_check()
+        return run_steps(stepping.begin_steps(self, sender, message, clear_history, silent))
+
+    async def a_begin(
+        self,
+        sender: Agent,
+        message: Union[str, dict[str, Any]],
+        clear_history: bool = True,
+        silent: bool = False,
+    ) -> list[dict[str, Any]]:
+        """(async) Open a group chat to run step by step; see ``begin``."""
+        return await a_run_steps(stepping.begin_steps(self, sender, message, clear_history, silent))
+
+    def step(self, rounds: Optional[int] = 1) -> list[dict[str, Any]]:
+        """Run ``rounds`` more rounds of the chat (each: select a speaker, get its reply, publish it).
+
+        The chat is the one opened by ``begin`` or run by ``initiate_chat`` (e.g. one that stopped at
+        ``max_round``: raise ``groupchat.max_round`` and step on), or the group chat's messages (after
+        ``resume``). Stops early when the chat ends.
+
+        Args:
+            rounds: how many rounds to run (default 1); None runs until the chat ends.
+
+        Returns:
+            list: the messages appended to the group chat by these rounds.
+
+        Raises:
+            GroupChatComplete: a termination condition ended the chat (``groupchat.is_complete``).
+            ValueError: ``rounds`` is not an int >= 1, ``max_round`` was reached, or there is no chat to go on.
+        """
+        count = stepping.check_rounds(rounds)
+        self._raise_exception_on_async_reply_functions()
+        return run_steps(stepping.step_rounds(self, count))
+
+    async def a_step(self, rounds: Optional[int] = 1) -> list[dict[str, Any]]:
+        """(async) Run ``rounds`` more rounds of the chat; see ``step``."""
+        return await a_run_steps(stepping.step_rounds(self, stepping.check_rounds(rounds)))
+
+    def invoke(self, agent: Agent) -> Optional[dict[str, Any]]:
+        """Let ``agent`` take exactly one turn, whoever selection would choose: its reply is published.
+
+        Termination conditions and ``max_round`` apply as in any round.
+
+        Returns:
+            dict: the message ``agent`` added to the group chat (None when it gave no reply).
+
+        Raises:
+            ValueError: ``agent`` is not in the group chat.
+            GroupChatComplete: a termination condition ended the chat.
+        """
+        stepping.check_invoked(self, agent)
+        self._raise_exception_on_async_reply_functions()
+        added = run_steps(stepping.step_rounds(self, 1, chosen=agent))
+        return added[-1] if added else None
+
+    async def a_invoke(self, agent: Agent) -> Optional[dict[str, Any]]:
+        """(async) Let ``agent`` take exactly one turn; see ``invoke``."""
+        stepping.check_invoked(self, agent)
+        added = await a_run_steps(stepping.step_rounds(self, 1, chosen=agent))
+        return added[-1] if added else None
+
+    def continue_chat(self) -> ChatResult:
+        """Run the chat to its end as a whole run would, and return its result (messages, cost, termination)."""
+        self.step(None)
+        return stepping.chat_result(self)
+
+    async def a_continue_chat(self) -> ChatResult:
+        """(async) Run the chat to its end; see ``continue_chat``."""
+        await self.a_step(None)
+        return stepping.chat_result(self)
+
     # ----------------------------------------------------------------- resuming
     def resume(
         self,
@@ -281,126 +378,3 @@ def _groupchat_of(agent: Any, config: Any) -> Any:
             "or use a GroupChatManager."
         )
     return groupchat
-
-
-def _end(manager: Any, reason: str, *, show: bool) -> None:
-    if isinstance(manager, GroupChatManager):
-        manager.end_reason = reason
-    messages = getattr(getattr(manager, "_groupchat", None), "messages", None)
-    count = len(messages) if isinstance(messages, list) else 0
-    logger.debug("Group chat of %s ended after %d messages: %s", getattr(manager, "name", None), count, reason)
-    emit(GroupChatEndMessage, manager_name=str(getattr(manager, "name", "")), end_reason=reason, message_count=count,
-         verbose=show)
-
-
-def _clear_history_if_asked(manager: Any, groupchat: Any, reply: Any) -> Any:
-    """Apply a "clear history" command found in ``reply`` and return the reply without it."""
-    if not getattr(groupchat, "enable_clear_history", False):
-        return reply
-    as_dict = {"content": reply} if isinstance(reply, str) else reply
-    content = as_dict.get("content") if isinstance(as_dict, dict) else None
-    if not isinstance(content, str):
-        return reply
-    command = parse_clear_history(content, groupchat.agents)
-    if command is None:
-        return reply
-    apply_clear_history(command, as_dict, groupchat)
-    if isinstance(reply, str):
-        return command.remaining_text
-    return {**reply, "content": command.remaining_text}
-
-
-def chat_rounds(
-    manager: Any, groupchat: Any, messages: Optional[list[dict[str, Any]]], sender: Any
-) -> Generator[Step, Any, tuple[bool, None]]:
-    """The rounds of a group chat, as steps for ``run_steps`` / ``a_run_steps``.
-
-    Each round: the message is appended to the group chat once and forwarded to every other participant; the
-    chat ends on a termination message, at ``max_round``, when no speaker is eligible or when the speaker
-    gives no reply; otherwise the next speaker is selected, announced, asked for its reply and sends it to the
-    manager. ``manager`` may be a GroupChatManager or any ConversableAgent the reply function is registered on.
-    """
-    if messages is None:
-        messages = manager._oai_messages[sender]
-    message = messages[-1]
-    speaker = sender
-    silent = bool(getattr(manager, "_silent", False))
-    is_manager = isinstance(manager, GroupChatManager)
-
-    if getattr(groupchat, "send_introductions", False):
-        # Sent to each participant only; not appended to groupchat.messages (as in the classic design).
-        intro = groupchat.introductions_msg()
-        for agent in groupchat.agents:
-            yield Send(manager, intro, agent)
-
-    cache = manager.client_cache
-    if cache is not None:
-        for agent in groupchat.agents:
-            agent.previous_cache = agent.client_cache
-            agent.client_cache = cache
-    try:
-        _check_max_round(groupchat.max_round)
-        round_index = 0
-        while round_index < groupchat.max_round:
-            if is_manager:
-                manager._last_speaker = speaker
-            groupchat.append(message, speaker)
-            for agent in list(groupchat.agents):
-                if agent != speaker:
-                    yield Send(manager, message, agent)
-            if manager._is_termination_msg(message):
-                _end(manager, f"{speaker.name} sent a termination message.", show=False)
-                break
-            # max_round is read every round: a change made during the chat applies at once.
-            if round_index >= groupchat.max_round - 1:
-                _end(manager, f"max_round ({groupchat.max_round}) reached.", show=False)
-                break
-            round_index += 1
-            try:
-                speaker = yield SelectSpeaker(groupchat, speaker, manager)
-                if not silent:
-                    emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
-                reply = yield GenerateReply(speaker, manager)
-            except KeyboardInterrupt:
-                admin = _admin_of(groupchat)
-                if admin is None:
-                    raise
-                speaker = admin
-                if not silent:
-                    emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
-                reply = yield GenerateReply(speaker, manager)
-            except NoEligibleSpeaker as e:
-                _end(manager, str(e) or "No eligible speakers.", show=not silent)
-                break
-            if reply is None:
-                _end(manager, f"{speaker.name} gave no reply.", show=False)
-                break
-            reply = _clear_history_if_asked(manager, groupchat, reply)
-            yield Send(speaker, reply, manager, silent=silent)
-            message = manager.last_message(speaker)
-        else:
-            _end(manager, f"max_round ({groupchat.max_round}) reached.", show=False)
-    finally:
-        if cache is not None:
-            for agent in groupchat.agents:
-                agent.client_cache = agent.previous_cache
-                agent.previous_cache = None
-    return True, None
-
-
-def _check_max_round(max_round: Any) -> None:
-    """Refuse a ``max_round`` that is not a whole number, when the chat starts (as the classic package did)."""
-    try:
-        operator.index(max_round)
-    except TypeError:
-        raise InvalidArgumentTypeError(
-            f"'{type(max_round).__name__}' object cannot be interpreted as an integer: GroupChat max_round must "
-            f"be an int >= 1 (the most rounds of the chat); got {shown(max_round)}."
-        ) from None
-
-
-def _admin_of(groupchat: Any) -> Any:
-    """The participant named ``admin_name``, who takes over on Ctrl-C; None when there is none."""
-    if groupchat.admin_name not in groupchat.agent_names:
-        return None
-    return groupchat.agent_by_name(groupchat.admin_name)

@@ -16,7 +16,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, TypeVar, Union
 
-__all__ = ["GenerateReply", "SelectSpeaker", "Send", "Step", "a_run_steps", "run_steps"]
+__all__ = ["CheckTermination", "GenerateReply", "SelectSpeaker", "Send", "Step", "a_run_steps", "run_steps"]
 
 T = TypeVar("T")
 
@@ -67,7 +67,25 @@ class GenerateReply:
         return await self.agent.a_generate_reply(sender=self.sender)
 
 
-Step = Union[Send, SelectSpeaker, GenerateReply]
+@dataclass
+class CheckTermination:
+    """Ask a termination ``condition`` whether ``messages`` (the newest ones) end the chat; returns a StopMessage or None.
+
+    A step of its own because a condition may ask a model (``ModelJudgedTermination``), which async chats await.
+    """
+
+    condition: Any
+    messages: list[dict[str, Any]]
+    context: Any = None
+
+    def run(self) -> Any:
+        return self.condition.check(self.messages, self.context)
+
+    async def a_run(self) -> Any:
+        return await self.condition.a_check(self.messages, self.context)
+
+
+Step = Union[Send, SelectSpeaker, GenerateReply, CheckTermination]
 
 
 def run_steps(steps: Generator[Step, Any, T]) -> T:

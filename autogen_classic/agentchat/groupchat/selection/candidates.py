@@ -4,7 +4,9 @@ The steps, each recorded in the selection trace: ``all`` (the group's agents),
 ``function_call_filter`` (when the last message suggests a function or tool call, only the agents
 able to run it; exactly one such agent is pinned and the next two steps are skipped),
 ``repeat_rule`` (``allow_repeat_speaker``), ``transition_graph`` (the agents the last speaker may
-hand over to) and ``policy:<Name>`` (each eligibility policy, all of which must accept).
+hand over to), ``transition_conditions`` (only when the last speaker has conditional transitions to
+candidates: their conditions are asked, each outcome recorded in ``SelectionRecord.conditions``) and
+``policy:<Name>`` (each eligibility policy, all of which must accept).
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from ....eligibility import SelectionContext, apply_eligibility_policies, no_eligible_speaker_message
-from ....exception_utils import NoEligibleSpeaker
+from ....exception_utils import NoEligibleSpeaker, TransitionConditionError
+from ....graph_utils import describe_edge, evaluate_transition_condition
 from ...agent import Agent
 from .state import GroupState
-from .trace import SelectionRecord
+from .trace import ConditionOutcome, SelectionRecord
 
 __all__ = ["agent_name", "candidate_agents"]
 
@@ -131,5 +134,56 @@ def _apply_repeat_rule_and_graph(
             f"No eligible speaker: the speaker transition graph allows no transition from {last_name} "
             f"to any of the candidates ({', '.join(a.name for a in candidates)})."
         )
-    return narrowed
+    return _apply_transition_conditions(groupchat, last_speaker, narrowed, record)
+
+
+def _apply_transition_conditions(
+    groupchat: GroupState, last_speaker: Agent, candidates: list[Agent], record: SelectionRecord
+) -> list[Agent]:
+    """Ask the conditions of the transitions from ``last_speaker`` to the candidates; keep those they allow.
+
+    Raises:
+        TransitionConditionError: when a condition fails (recorded with the effect "error").
+        NoEligibleSpeaker: when the conditions block every candidate, naming the blocking edges.
+    """
+    # getattr: a subclass may skip __post_init__, and then has no conditional transitions.
+    conditions = getattr(groupchat, "transition_conditions", None)
+    if not conditions:
+        return candidates
+    kept: list[Agent] = []
+    blocked: list[str] = []
+    asked = False
+    for agent in candidates:
+        entry = conditions.get((last_speaker, agent))
+        if entry is None:
+            kept.append(agent)
+            continue
+        asked = True
+        edge, rule = entry
+        outcome = ConditionOutcome(
+            edge=describe_edge(last_speaker, edge), source=last_speaker.name, target=agent.name,
+            label=edge.display_label, rule=rule,
+        )
+        record.conditions.append(outcome)
+        try:
+            result = evaluate_transition_condition(last_speaker, edge, groupchat)
+        except TransitionConditionError:
+            outcome.effect = "error"
+            raise
+        outcome.result = result
+        allowed = result if rule == "allow_if" else not result
+        outcome.effect = "allowed" if allowed else "blocked"
+        if allowed:
+            kept.append(agent)
+        else:
+            why = "its condition returned False" if rule == "allow_if" else "its condition returned True"
+            blocked.append(f"{outcome.edge} ({why})")
+    if asked:
+        record.add_step("transition_conditions", kept)
+    if not kept:
+        raise NoEligibleSpeaker(
+            f"No eligible speaker: the transition conditions block every candidate after {last_speaker.name}: "
+            f"{'; '.join(blocked)}."
+        )
+    return kept
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
+from ....graph_utils import ConditionalEdge
 from ...agent import Agent
 from .trace import SelectionRecord
 
@@ -57,6 +58,10 @@ class GroupState(Protocol):
     def select_speaker_auto_role_match(self) -> bool | None: ...
 
     _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]]
+
+    # The conditional transitions of the graph: (source, target) -> (edge, "allow_if" | "block_if");
+    # rebuilt with the graph by ``transition_graph()``.
+    transition_conditions: dict[tuple[Any, Any], tuple[ConditionalEdge, str]]
 
     # State that selection keeps on the group chat, so it lives and resets with it.
     selection_log: list[SelectionRecord]

@@ -2,7 +2,8 @@
 
 Each call of ``GroupChat.select_speaker`` / ``a_select_speaker`` appends one :class:`SelectionRecord`
 to ``groupchat.selection_log``. A record tells which method ran, which candidates were left after
-each filter (:class:`FilterStep`), every question put to the model or the person at the keyboard
+each filter (:class:`FilterStep`), what each conditional speaker transition decided
+(:class:`ConditionOutcome`), every question put to the model or the person at the keyboard
 (:class:`SelectionAttempt`), who was chosen and why. Records are plain data: ``to_dict()`` and
 :func:`selection_log_to_json` / :func:`selection_log_from_json` turn a log into JSON and back.
 """
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
+    "ConditionDecision",
+    "ConditionOutcome",
     "FilterStep",
     "Outcome",
     "SelectionAttempt",
@@ -26,6 +29,8 @@ __all__ = [
 
 Outcome = Literal["selected", "multiple", "none", "invalid"]
 _OUTCOMES = ("selected", "multiple", "none", "invalid")
+ConditionDecision = Literal["allowed", "blocked", "error"]
+_DECISIONS = ("allowed", "blocked", "error")
 
 
 @dataclass(slots=True)
@@ -33,8 +38,8 @@ class FilterStep:
     """The candidates left after one step of the candidate pipeline.
 
     Args:
-        name: the step: "all", "function_call_filter", "repeat_rule", "transition_graph" or
-            "policy:<PolicyName>".
+        name: the step: "all", "function_call_filter", "repeat_rule", "transition_graph",
+            "transition_conditions" or "policy:<PolicyName>".
         candidates: the names of the agents still eligible after the step, in group order.
     """
 
@@ -45,6 +50,62 @@ class FilterStep:
     def from_dict(cls, data: dict[str, Any]) -> FilterStep:
         """Build a step from the dict made by ``asdict`` / ``SelectionRecord.to_dict``."""
         return cls(name=str(data["name"]), candidates=[str(n) for n in data.get("candidates", [])])
+
+
+@dataclass(slots=True)
+class ConditionOutcome:
+    """What the condition of one conditional speaker transition decided.
+
+    Args:
+        edge: the transition, ``"coder -> critic [label]"``.
+        source: the name of the agent that spoke last.
+        target: the name of the candidate the transition leads to.
+        label: the condition's label (None without one).
+        result: what the condition returned (None when it failed).
+        effect: "allowed" (the target stays a candidate), "blocked" (it does not) or "error"
+            (the condition failed and the chat stopped).
+        rule: "allow_if" (an "allowed" graph: the condition must hold) or "block_if" (a
+            "disallowed" graph: the condition must not hold).
+    """
+
+    edge: str
+    source: str
+    target: str
+    label: str | None = None
+    result: bool | None = None
+    effect: ConditionDecision = "allowed"
+    rule: str = "allow_if"
+
+    def __post_init__(self) -> None:
+        if self.effect not in _DECISIONS:
+            raise ValueError(f"effect must be one of {list(_DECISIONS)}, got {self.effect!r}.")
+
+    def describe(self) -> str:
+        """One line for people: ``"coder -> critic [label]: returned False, critic blocked"``."""
+        if self.effect == "error":
+            return f"{self.edge}: the condition failed"
+        return f"{self.edge}: returned {self.result}, {self.target} {self.effect}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the outcome as plain JSON-ready data."""
+        return {
+            "edge": self.edge, "source": self.source, "target": self.target, "label": self.label,
+            "result": self.result, "effect": self.effect, "rule": self.rule,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConditionOutcome:
+        """Build an outcome from its dict form."""
+        result = data.get("result")
+        return cls(
+            edge=str(data["edge"]),
+            source=str(data.get("source", "")),
+            target=str(data.get("target", "")),
+            label=None if data.get("label") is None else str(data["label"]),
+            result=None if result is None else bool(result),
+            effect=data.get("effect", "allowed"),
+            rule=str(data.get("rule", "allow_if")),
+        )
 
 
 @dataclass(slots=True)
@@ -96,6 +157,8 @@ class SelectionRecord:
         reason: why this agent was chosen, or why the chat ends.
         usage: token usage and cost of the model calls made for this decision
             (``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``cost``); empty without calls.
+        conditions: what the conditions of the last speaker's conditional transitions decided, one
+            :class:`ConditionOutcome` per candidate asked about; empty without conditional transitions.
     """
 
     round: int
@@ -106,6 +169,7 @@ class SelectionRecord:
     chosen: str | None = None
     reason: str = ""
     usage: dict[str, Any] = field(default_factory=dict)
+    conditions: list[ConditionOutcome] = field(default_factory=list)
 
     def add_step(self, name: str, agents: Iterable[Any]) -> None:
         """Record the candidates (agents or names) left after the step ``name``."""
@@ -130,6 +194,7 @@ class SelectionRecord:
             "chosen": self.chosen,
             "reason": self.reason,
             "usage": dict(self.usage),
+            "conditions": [c.to_dict() for c in self.conditions],
         }
 
     @classmethod
@@ -144,6 +209,7 @@ class SelectionRecord:
             chosen=data.get("chosen"),
             reason=str(data.get("reason", "")),
             usage=dict(data.get("usage") or {}),
+            conditions=[ConditionOutcome.from_dict(c) for c in data.get("conditions") or []],
         )
 
 
@@ -170,6 +236,8 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
 
     Columns: the decision's index, the previous speaker, the candidates left, the chosen agent,
     the number of questions asked (model calls in auto mode) and the prompt tokens they used.
+    A decision that asked transition conditions is followed by one indented line per condition
+    (``"    condition coder -> critic [label]: returned False, critic blocked"``).
     """
     records = list(log)
     header = ("#", "after", "candidates", "chosen", "calls", "prompt tok")
@@ -185,7 +253,10 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
         for r in records
     ]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(header, widths)).rstrip()]
+    for record, row in zip(records, rows):
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        lines.extend(f"    condition {outcome.describe()}" for outcome in record.conditions)
     calls = sum(len(r.attempts) for r in records if r.method in ("auto", "manual"))
     lines.append(f"{len(records)} selection(s), {calls} question(s) to the selector")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional, Union
 
 from ...agent import Agent
 from ...chat import ChatResult
+from ...termination import TerminationCondition
 from ...user_proxy_agent import UserProxyAgent
 from ..group import GroupChat
 from ..manager import GroupChatManager
@@ -100,7 +101,7 @@ def _first_speaker(messages: list[dict[str, Any]], user_agent: Optional[UserProx
 
 def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], str], agents: list[SwarmAgent],
              user_agent: Optional[UserProxyAgent], max_rounds: int, context_variables: Optional[dict[str, Any]],
-             after_work: Any) -> _Swarm:
+             after_work: Any, termination: Any = None) -> _Swarm:
     _check_agents(initial_agent, agents)
     after_work = _check_after_work(after_work)
     nested = _nested_chat_agents(agents)
@@ -112,7 +113,7 @@ def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], st
     transition = create_swarm_transition(initial_agent, executor, names, user_agent, after_work)
     groupchat = GroupChat(
         agents=[executor, *swarm_agents, *([user_agent] if user_agent else temp_users)],
-        messages=[], max_round=max_rounds, speaker_selection_method=transition,
+        messages=[], max_round=max_rounds, speaker_selection_method=transition, termination=termination,
     )
     manager = GroupChatManager(groupchat)
     shared = context_variables if context_variables is not None else {}
@@ -136,6 +137,8 @@ def initiate_swarm_chat(
     max_rounds: int = 20,
     context_variables: Optional[dict[str, Any]] = None,
     after_work: Optional[Union[AfterWorkOption, Callable[..., Any]]] = AFTER_WORK(AfterWorkOption.TERMINATE),
+    *,
+    termination: Optional[TerminationCondition] = None,
 ) -> tuple[ChatResult, dict[str, Any], Agent]:
     """Run a swarm chat: a group chat where agents hand off to each other.
 
@@ -148,11 +151,14 @@ def initiate_swarm_chat(
         context_variables: the dict shared by the agents' functions (updated in place).
         after_work: what follows a reply without tool calls when the agent has no AFTER_WORK: an AFTER_WORK,
             an AfterWorkOption, an agent or a callable ``(last_speaker, messages, groupchat)``.
+        termination: a termination condition for the swarm's group chat (e.g. ``HandoffTermination("human")``);
+            ``result.termination`` then says which condition fired.
 
     Returns:
         The chat result, the context variables and the last speaker.
     """
-    swarm = _prepare(initial_agent, messages, agents, user_agent, max_rounds, context_variables, after_work)
+    swarm = _prepare(initial_agent, messages, agents, user_agent, max_rounds, context_variables, after_work,
+                     termination)
     first, message, clear = swarm.first_speaker, swarm.messages[-1], True
     if len(swarm.messages) > 1:
         first, message = swarm.manager.resume(messages=swarm.messages)
@@ -171,9 +177,12 @@ async def a_initiate_swarm_chat(
     max_rounds: int = 20,
     context_variables: Optional[dict[str, Any]] = None,
     after_work: Optional[Union[AfterWorkOption, Callable[..., Any]]] = AFTER_WORK(AfterWorkOption.TERMINATE),
+    *,
+    termination: Optional[TerminationCondition] = None,
 ) -> tuple[ChatResult, dict[str, Any], Agent]:
     """(async) Run a swarm chat; see :func:`initiate_swarm_chat`."""
-    swarm = _prepare(initial_agent, messages, agents, user_agent, max_rounds, context_variables, after_work)
+    swarm = _prepare(initial_agent, messages, agents, user_agent, max_rounds, context_variables, after_work,
+                     termination)
     first, message, clear = swarm.first_speaker, swarm.messages[-1], True
     if len(swarm.messages) > 1:
         first, message = await swarm.manager.a_resume(messages=swarm.messages)
