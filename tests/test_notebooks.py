@@ -93,8 +93,12 @@ def test_transition_graphs(offline: Path) -> None:
     # Round robin is deterministic: the same five-message path in all 25 chats.
     assert re.search(r"^allowed\s+round_robin\s+25\s+5\s+25\s+0\s+0\s+0$", text, re.MULTILINE)
     assert re.search(r"^coder\s+critic\s+yes\s+\d+$", text, re.MULTILINE)
+    # The conditional edge: no chat reaches the user before the coder spoke twice; the trace says why.
+    assert re.search(r"^conditional\s+25\s+[\d.]+\s+\d+\s+2$", text, re.MULTILINE)
+    assert re.search(r"^critic -> user \[after 2 code turns\]\s+\d+\s+[1-9]\d*$", text, re.MULTILINE)
+    assert "condition critic -> user [after 2 code turns]: returned True, user allowed" in text
     pictures = [o for o in _outputs(notebook) if "image/png" in o.get("data", {})]
-    assert len(pictures) == 5  # two graphs, transitions, speaking frequency, chat lengths
+    assert len(pictures) == 6  # three graphs, transitions, speaking frequency, chat lengths
 
 
 def test_manual_selection(offline: Path) -> None:
