@@ -306,3 +306,40 @@ def test_handoff_termination_stops_a_swarm_at_a_swarm_result_handoff(console: Sc
     assert result.chat_history[-1]["content"] == "escalated"
     assert result.termination.source == "HandoffTermination"
     assert result.termination.details["target"] == "human"
+
+
+# ----------------------------------------------------------------- a model-judged condition in a group chat
+def test_model_judged_termination_ends_a_group_chat_and_counts_in_its_cost(console: ScriptedIOStream,
+                                                                             scripted_server: Any) -> None:
+    from autogen_classic import ModelJudgedTermination, TokenUsageTermination
+    from autogen_classic.testing.scripted_server import ScriptedReply
+
+    verdicts = iter(["no", "yes"])
+    scripted_server.set_responder(lambda body: ScriptedReply(
+        content=next(verdicts), usage={"prompt_tokens": 100, "completion_tokens": 1}))
+    judge = ModelJudgedTermination(scripted_server.llm_config(), agents=["critic"])
+    user, manager, groupchat = team(max_round=20, termination=judge | TokenUsageTermination(max_total_token=1000))
+    result = user.initiate_chat(manager, message="task")
+    # Asked only after the critic spoke: "no" after its first turn, "yes" after its second.
+    assert [m["name"] for m in groupchat.messages][-1] == "critic"
+    assert sum(m["name"] == "critic" for m in groupchat.messages) == 2
+    assert result.termination.source == "ModelJudgedTermination" and groupchat.is_complete
+    usage = result.cost["usage_including_cached_inference"]
+    assert sum(v["total_tokens"] for k, v in usage.items() if k != "total_cost") == 202
+
+
+def test_token_usage_termination_reads_the_chats_model_calls(console: ScriptedIOStream, scripted_server: Any) -> None:
+    from autogen_classic import TokenUsageTermination
+    from autogen_classic.testing.scripted_server import ScriptedReply
+
+    scripted_server.set_responder(lambda body: ScriptedReply(
+        content="a draft", usage={"prompt_tokens": 40, "completion_tokens": 10}))
+    writer = ConversableAgent("writer", llm_config=scripted_server.llm_config(), human_input_mode="NEVER")
+    user = scripted("user", "more please")
+    groupchat = GroupChat([user, writer], messages=[], max_round=20, speaker_selection_method="round_robin",
+                          termination=TokenUsageTermination(max_total_token=120))
+    manager = GroupChatManager(groupchat, llm_config=False)
+    result = user.initiate_chat(manager, message="write")
+    # 50 tokens per writer turn: the third turn passes 120.
+    assert [m["name"] for m in groupchat.messages] == ["user", "writer", "user", "writer", "user", "writer"]
+    assert result.termination.source == "TokenUsageTermination"
