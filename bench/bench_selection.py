@@ -1,7 +1,7 @@
 """Benchmark of "auto" speaker selection on a labeled set of short team conversations.
 
-Every case of ``bench/selection_cases.json`` is a conversation of 2-6 messages with exactly one correct
-next speaker. For each case a ``GroupChat`` (speaker_selection_method="auto") is built from the case's
+Every case of ``bench/selection_cases.json`` is a conversation of 1-6 messages with exactly one correct
+next speaker (a single message is the opening task of a chat). For each case a ``GroupChat`` (speaker_selection_method="auto") is built from the case's
 team and messages, ``groupchat.select_speaker(last_speaker, manager)`` is called once, and the decision
 is read from ``groupchat.selection_log[-1]``: the chosen agent, the model calls (``attempts``) and the
 prompt tokens they used. Per method it reports accuracy, model calls, prompt tokens and seconds per
@@ -15,6 +15,10 @@ fallback alone would score. The member order of each team in the data set delibe
 the usual hand-off order to keep that baseline low (two-agent teams excepted: there the fallback is
 always the other agent).
 
+A case may also carry a ``kind``, reported in a table of its own: "first_turn" (a new task: the
+opening message, or a new request mid-chat; a description says who engages first) or "negation"
+(the last message mentions a role's work under a negation: "no plan yet", "hasn't been reviewed").
+
 Methods (only the model configuration differs):
 
 - ``classic``: the config entries without the ``structured_output`` key and the role-match rule off: the
@@ -25,6 +29,8 @@ Methods (only the model configuration differs):
 
 ``bench/selection_cases_heldout.json`` (``--data``) is a second set, written after the rules and prompt
 were settled on the first and never used to tune them: its score is the one to expect on new teams.
+``bench/selection_cases_heldout2.json`` is a third, written before the negation and first-turn rules
+(see ``selection/role_match.py`` and ``selection/first_turn.py``) and never used to tune them.
 
 Repeat speakers: by default ``allow_repeat_speaker=True`` (the classic behaviour), so the model chooses
 among the whole team and naming the last speaker counts as a miss (the expected speaker is never the
@@ -35,7 +41,7 @@ Model: the embedded model (``autogen_classic.local.llm_config()``) unless ``--ba
 running OpenAI-compatible server (e.g. ``python -m llama_cpp.server --model <gguf> --port 8931``).
 
 Usage: ``python bench/bench_selection.py [--method classic|structured|both] [--limit N]
-[--base-url URL] [--no-repeat] [--json out.json]``
+[--base-url URL] [--no-repeat] [--data cases.json] [--json out.json]``
 
 The exit code is 0 whatever the scores; it is 2 when the setup fails (bad data file, no model, or no
 server answering at the model's URL).
@@ -62,6 +68,7 @@ DATA_FILE = Path(__file__).with_name("selection_cases.json")
 MODEL_NAME = "smollm2-135m-instruct"
 METHODS = ("classic", "structured")
 CUES = ("name", "role")
+KINDS = ("first_turn", "negation")
 STRUCTURED_KEY = "structured_output"
 TARGET_LINE = "target (structured, embedded model): >= 90% correct, <= 1.2 calls, <= 400 prompt tokens"
 TARGET_ACCURACY, TARGET_CALLS, TARGET_PROMPT_TOKENS = 90.0, 1.2, 400.0
@@ -105,8 +112,8 @@ def check_dataset(data: Any) -> list[str]:
             problems.append(f"case {cid}: unknown team {team!r}")
             continue
         messages = case.get("messages")
-        if not isinstance(messages, list) or not 2 <= len(messages) <= 6:
-            problems.append(f"case {cid}: needs 2-6 messages")
+        if not isinstance(messages, list) or not 1 <= len(messages) <= 6:
+            problems.append(f"case {cid}: needs 1-6 messages")
             continue
         for message in messages:
             if message.get("name") not in members[team]:
@@ -120,6 +127,8 @@ def check_dataset(data: Any) -> list[str]:
             problems.append(f"case {cid}: the expected speaker {expected} is also the last speaker")
         if case.get("cue") not in CUES:
             problems.append(f"case {cid}: cue must be one of {list(CUES)}, got {case.get('cue')!r}")
+        if "kind" in case and case["kind"] not in KINDS:
+            problems.append(f"case {cid}: kind must be one of {list(KINDS)} (or left out), got {case['kind']!r}")
     unused = set(members) - {c.get("team") for c in data["cases"] if isinstance(c, dict)}
     if unused:
         problems.append(f"teams without cases: {sorted(unused)}")
@@ -232,6 +241,7 @@ class CaseResult:
         outcomes: the outcome of each call ("selected", "multiple", "none" or "invalid").
         reason: the reason recorded by the selection.
         error: the error when the selection raised, else None.
+        kind: the case's ``kind`` ("first_turn", "negation"), "" for an ordinary case.
     """
 
     id: str
@@ -247,6 +257,7 @@ class CaseResult:
     outcomes: list[str] = field(default_factory=list)
     reason: str = ""
     error: str | None = None
+    kind: str = ""
 
     @property
     def correct(self) -> bool:
@@ -339,6 +350,7 @@ def run_case(
         outcomes=[a.outcome for a in record.attempts] if record else [],
         reason=record.reason if record else "",
         error=error,
+        kind=case.get("kind", ""),
     )
 
 
@@ -455,9 +467,12 @@ def format_report(method: str, results: Sequence[CaseResult], label: str = "") -
           str(total.errors)]],
         text_columns=0,
     )
-    for key in ("team", "cue"):
+    # The kind table only when the data set labels kinds (unlabelled cases are "ordinary").
+    keys = ("team", "cue", "kind") if any(r.kind for r in results) else ("team", "cue")
+    for key in keys:
         rows = []
         for name, group in _groups(results, key).items():
+            name = name or "ordinary"
             part = summarize(group)
             rows.append([name, str(part.cases), str(part.correct), f"{part.accuracy:.1f}%",
                          f"{part.model_accuracy:.1f}%", str(part.fallbacks), f"{part.calls:.2f}"])
@@ -540,7 +555,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     allow_repeat = not args.no_repeat
     all_results: dict[str, list[CaseResult]] = {}
-    with IOStream.set_default(ScriptedIOStream()):  # keep agent console output out of the report
+    # Keep agent console output out of the report.
+    with IOStream.set_default(ScriptedIOStream()):
         for method in methods:
             all_results[method] = run_method(data, llm_config, method, args.limit, allow_repeat, progress=sys.stderr)
     label = f"{label}, allow_repeat_speaker={allow_repeat}"
