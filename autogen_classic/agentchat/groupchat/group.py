@@ -314,13 +314,14 @@ class GroupChat:
 
     def _current_graph_signature(self) -> tuple[Any, ...]:
         repeat = self.allow_repeat_speaker
+        transitions = self.allowed_or_disallowed_speaker_transitions
         return (
-            tuple(id(a) for a in self.agents),
-            id(self.allowed_or_disallowed_speaker_transitions),
+            tuple(map(id, self.agents)),
+            id(transitions),
             self.speaker_transitions_type,
-            tuple(id(a) for a in repeat) if isinstance(repeat, list) else repeat,
+            tuple(map(id, repeat)) if isinstance(repeat, list) else repeat,
             # A graph with conditional edges is copied into its plain view, so changes made in place count.
-            conditional_fingerprint(self.allowed_or_disallowed_speaker_transitions),
+            None if transitions is None else conditional_fingerprint(transitions),
         )
 
     def _build_transition_graph(self) -> dict[Any, list[Any]]:

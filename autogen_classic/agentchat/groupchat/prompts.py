@@ -43,7 +43,7 @@ def check_template_fields(template: Any, field: str) -> None:
 
 def participant_roles(groupchat: Any, agents: list[Any]) -> str:
     """``name: description`` of each agent, one per line (kept while names and descriptions stay the same)."""
-    key = tuple((agent.name, agent.description) for agent in agents)
+    key = tuple([(agent.name, agent.description) for agent in agents])
     cached = groupchat.__dict__.get("_roles_text")
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
@@ -86,17 +86,18 @@ def selection_text(
     "auto" asks for the selection texts every round; they change only with the settings, unless the template
     shows the ``{history}``, which is filled anew each time.
     """
-    names = tuple(agent.name for agent in agents)
-    agentlist = f"{list(names)}"
+    names = tuple([agent.name for agent in agents])
     if roles is None and "{roles}" in template:
         roles = participant_roles(groupchat, agents)
     if "{history}" in template:
+        agentlist = f"{list(names)}"
         return template.format(roles=roles, agentlist=agentlist, participants=agentlist,
                                history=history_text(groupchat.messages))
     key = (template, names, roles)
     cached = groupchat.__dict__.get(slot)
     if cached is not None and cached[0] == key:
         return cached[1]  # type: ignore[no-any-return]
+    agentlist = f"{list(names)}"
     text = template.format(roles=roles, agentlist=agentlist, participants=agentlist, history="")
     groupchat.__dict__[slot] = (key, text)
     return text

@@ -8,7 +8,9 @@ trigger a follow-up prompt (``select_speaker_auto_multiple_template`` /
 single agent was named, the next candidate after the last speaker (in group order) speaks.
 
 Both agents, and so the model client, are built once per group chat and reused for every
-selection; they are rebuilt only when the selector's model configuration changes.
+selection; they are rebuilt only when the selector's model configuration changes. When nothing can
+observe the two agents, their turns run directly (:mod:`.direct_turns`): the same messages and
+model requests without sending each message from one agent to the other.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import copy
 import functools
 import re
 import warnings
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +37,9 @@ from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
 from ...conversable.tool_responses import ToolResponseScan
+from .direct_turns import REPLY as _REPLY
+from .direct_turns import DirectTurns
+from .first_turn import first_turn_agent
 from .role_match import role_matched_agent
 from .state import GroupState
 from .structured import (
@@ -54,6 +60,9 @@ CHECKING_AGENT_NAME = "checking_agent"
 # What an endpoint that does not take the structured request may raise (after failover, the wrapper's error).
 _STRUCTURED_FAILURES = (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError)
 SELECTION_AGENT_NAME = "speaker_selection_agent"
+# The other steps of one selection (see SpeakerSelectorChat._steps): a structured request, the nested chat.
+_CREATE = "create"
+_NESTED = "nested"
 
 
 # ----------------------------------------------------------------- name matching
@@ -64,6 +73,11 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     variants = dict.fromkeys([name, name.replace("_", " "), name.replace("_", r"\_")])
     alternatives = "|".join(re.escape(v) for v in variants)
     return re.compile(r"(?<=\W)(" + alternatives + r")(?=\W)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _name_parts(name: str) -> tuple[str, ...]:
+    return tuple(part for part in name.split("_") if part)
 
 
 def mentioned_agents(message_content: str | list[Any] | dict[str, Any] | None, agents: list[Agent]) -> dict[str, int]:
@@ -84,9 +98,15 @@ def mentioned_agents(message_content: str | list[Any] | dict[str, Any] | None, a
     text = f" {content_str(message_content)} "  # padding lets names at the edges match
     mentions: dict[str, int] = {}
     for agent in agents:
-        count = len(_name_pattern(agent.name).findall(text))
-        if count > 0:
-            mentions[agent.name] = count
+        name = agent.name
+        # Every variant of a name contains each of its underscore-separated parts: a cheap first test.
+        for part in _name_parts(name):
+            if part not in text:
+                break
+        else:
+            count = len(_name_pattern(name).findall(text))
+            if count > 0:
+                mentions[name] = count
     return mentions
 
 
@@ -178,6 +198,10 @@ class SpeakerSelectorChat:
         llm_config: the model configuration of the speaker selection agent.
     """
 
+    # Run the nested chat's turns directly when nobody can observe its agents (see direct_turns);
+    # False always runs the classic nested chat (the tests compare both).
+    _direct_turns = True
+
     def __init__(self, groupchat: GroupState, llm_config: dict[str, Any]) -> None:
         # A deep snapshot: edits to the group's (or manager's) config, even nested ones, trigger a rebuild.
         self.llm_config_snapshot = copy.deepcopy(llm_config)
@@ -195,6 +219,7 @@ class SpeakerSelectorChat:
         _register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
         self._transforms: Any = None
         self._session: _Session | None = None
+        self._direct = DirectTurns(self.checking_agent, self.speaker_selection_agent, self._validate_speaker_name)
         self._group_scan = ToolResponseScan()
         # Set when the endpoint rejected the structured request: the classic path runs from then on.
         self.structured_rejected: str | None = None
@@ -260,39 +285,65 @@ class SpeakerSelectorChat:
         record: SelectionRecord,
     ) -> Agent:
         """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
-        before = _usage_totals(self.client)
-        try:
-            structured = self._structured(groupchat)
-            ruled = self._rule_choice(groupchat, agents, record, structured)
-            if ruled is not None:
-                return ruled
-            if structured:
-                request = self._structured_request(groupchat, messages, agents)
-                try:
-                    response = self.client.create(**request)
-                except _STRUCTURED_FAILURES as err:
-                    self._structured_refused(groupchat, err)
-                    response = None  # the classic free-text path below decides
-                chosen = self._structured_outcome(groupchat, response, agents, record)
-                if chosen is not None:
-                    return chosen
-            start = self._begin(groupchat, messages, agents, record)
+        steps = self._steps(groupchat, last_speaker, messages, agents, record)
+        answer: Any = None
+        failure: BaseException | None = None
+        while True:
             try:
-                # The classic nested chat, run turn by turn: its result is never read, so none is built.
-                # Neither agent has a cache, so selections are never answered from one.
-                self.checking_agent._run_turns(self.speaker_selection_agent, start, *self._turns(groupchat))
-            except BaseException:
-                self._end_session()
-                raise
-        finally:
-            record.usage = _usage_delta(before, _usage_totals(self.client))
-        return self._finish(groupchat, last_speaker)
+                step = steps.send(answer) if failure is None else steps.throw(failure)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+            answer = failure = None
+            try:
+                answer = self._take_step(*step)
+            except BaseException as err:  # handed back to the selection, which cleans up and re-raises it
+                failure = err
 
     async def a_run(
         self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
         record: SelectionRecord,
     ) -> Agent:
         """(async) Run one selection; see :meth:`run`."""
+        steps = self._steps(groupchat, last_speaker, messages, agents, record)
+        answer: Any = None
+        failure: BaseException | None = None
+        while True:
+            try:
+                step = steps.send(answer) if failure is None else steps.throw(failure)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+            answer = failure = None
+            try:
+                answer = await self._a_take_step(*step)
+            except BaseException as err:  # handed back to the selection, which cleans up and re-raises it
+                failure = err
+
+    def _take_step(self, kind: str, payload: Any) -> Any:
+        """Do one step of a selection (see :meth:`_steps`) and return its outcome."""
+        if kind is _REPLY:
+            return self._direct.reply(*payload)
+        if kind is _CREATE:
+            return self.client.create(**payload)
+        return self.checking_agent._run_turns(self.speaker_selection_agent, *payload)
+
+    async def _a_take_step(self, kind: str, payload: Any) -> Any:
+        """(async) Do one step of a selection; see :meth:`_take_step`."""
+        if kind is _REPLY:
+            return await self._direct.a_reply(*payload)
+        if kind is _CREATE:
+            return await self.client.a_create(**payload)
+        return await self.checking_agent._a_run_turns(self.speaker_selection_agent, *payload)
+
+    def _steps(
+        self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
+        record: SelectionRecord,
+    ) -> Generator[tuple[str, Any], Any, Agent]:
+        """One selection, as the steps that wait for the model; :meth:`run` and :meth:`a_run` take them.
+
+        Yields ``(_CREATE, request)`` for a structured request, ``(_NESTED, turns)`` for the classic
+        nested chat, or ``(_REPLY, (name, messages))`` for one reply function of the speaker selection
+        agent when the nested chat runs directly; receives each step's outcome, and returns the chosen agent.
+        """
         before = _usage_totals(self.client)
         try:
             structured = self._structured(groupchat)
@@ -302,7 +353,7 @@ class SpeakerSelectorChat:
             if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
-                    response = await self.client.a_create(**request)
+                    response = yield _CREATE, request
                 except _STRUCTURED_FAILURES as err:
                     self._structured_refused(groupchat, err)
                     response = None  # the classic free-text path below decides
@@ -311,7 +362,15 @@ class SpeakerSelectorChat:
                     return chosen
             start = self._begin(groupchat, messages, agents, record)
             try:
-                await self.checking_agent._a_run_turns(self.speaker_selection_agent, start, *self._turns(groupchat))
+                # Neither agent has a cache, so selections are never answered from one.
+                max_turns, silent = self._turns(groupchat)
+                if self._direct_turns and self._direct.possible(
+                    groupchat.select_speaker_auto_verbose, self._transforms
+                ):
+                    yield from self._direct.turns(start, max_turns)
+                else:
+                    # The classic nested chat, run turn by turn: its result is never read, so none is built.
+                    yield _NESTED, (start, max_turns, silent)
             except BaseException:
                 self._end_session()
                 raise
@@ -336,8 +395,12 @@ class SpeakerSelectorChat:
             chosen = addressed_agent(last, agents)
             reason, note = "addresses {name} by name", "addresses {name}"
         if chosen is None and setting_or(groupchat.select_speaker_auto_role_match, self._embedded_only):
-            chosen = role_matched_agent(last, agents)
-            reason, note = "asks for what {name} does (role match)", "asks for {name}'s role"
+            # On a new task, a description that says who engages first settles it before any word is weighed.
+            chosen = first_turn_agent(last, agents, groupchat.messages)
+            reason, note = "opens a new task, which {name} takes first (first-turn rule)", "opens a task {name} takes first"
+            if chosen is None:
+                chosen = role_matched_agent(last, agents, first_turn=False)
+                reason, note = "asks for what {name} does (role match)", "asks for {name}'s role"
         if chosen is None:
             return None
         record.reason = f"auto: the last message {reason.format(name=chosen.name)} (no model call)"
@@ -371,7 +434,7 @@ class SpeakerSelectorChat:
             "Set 'structured_output': False in its config_list entry (or select_speaker_structured_output=False) "
             "to skip the attempt.",
             UserWarning,
-            stacklevel=5,
+            stacklevel=6,  # past this chat's selection steps and their driver, as for the other warnings
         )
 
     def _structured_outcome(
@@ -480,19 +543,28 @@ def selector_chat_for(groupchat: GroupState, selector: Any | None) -> SpeakerSel
 
 
 # ----------------------------------------------------------------- usage of the selection calls
-def _usage_totals(client: Any) -> dict[str, float]:
-    summary = getattr(client, "total_usage_summary", None) or {}
-    totals = {"prompt_tokens": 0.0, "completion_tokens": 0.0, "total_tokens": 0.0, "cost": 0.0}
-    for model, entry in summary.items():
-        if model == "total_cost" or not isinstance(entry, dict):
-            continue
-        for key in totals:
-            totals[key] += entry.get(key, 0) or 0
-    return totals
+_USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens", "cost")
 
 
-def _usage_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
-    delta: dict[str, Any] = {key: after[key] - before[key] for key in after}
+def _usage_totals(client: Any) -> tuple[float, float, float, float]:
+    """The client's total usage so far, summed over its models, in ``_USAGE_KEYS`` order."""
+    summary = getattr(client, "total_usage_summary", None)
+    prompt = completion = total = cost = 0.0
+    if summary:
+        for model, entry in summary.items():
+            if model == "total_cost" or not isinstance(entry, dict):
+                continue
+            prompt += entry.get("prompt_tokens", 0) or 0
+            completion += entry.get("completion_tokens", 0) or 0
+            total += entry.get("total_tokens", 0) or 0
+            cost += entry.get("cost", 0) or 0
+    return prompt, completion, total, cost
+
+
+def _usage_delta(before: tuple[float, ...], after: tuple[float, ...]) -> dict[str, Any]:
+    if after == before:
+        return {}
+    delta: dict[str, Any] = {key: a - b for key, a, b in zip(_USAGE_KEYS, after, before)}
     if not any(delta.values()):
         return {}
     for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
