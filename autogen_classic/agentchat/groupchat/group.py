@@ -229,6 +229,9 @@ class GroupChat:
 
         # Built on the first "auto" selection and reused afterwards (one model client per group chat).
         self._selector_chat: SpeakerSelectorChat | None = None
+        # The generator of "random" selection: None draws from the `random` module (the classic way);
+        # a study running chats at once gives each chat its own, so a seed repeats per chat.
+        self.random_source: random.Random | None = None
         self._warned_no_model = False
         # Opened last, so that invalid settings above do not leave a locked file behind.
         self._transcript: TranscriptWriter | None = open_transcript(self.transcript_path)
@@ -510,7 +513,7 @@ class GroupChat:
         """Randomly select the next speaker."""
         if agents is None:
             agents = self.agents
-        return random.choice(agents)
+        return (getattr(self, "random_source", None) or random).choice(agents)
 
     def select_speaker(self, last_speaker: Agent, selector: ConversableAgent) -> Agent:
         """Select the next speaker (with requery in "auto" mode).

@@ -140,7 +140,7 @@ def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: Sel
         return groupchat.next_agent(last_speaker, candidates)
     if method == "random":
         record.reason = f"{prefix}random choice among {len(candidates)} candidates"
-        return random.choice(candidates)
+        return (getattr(groupchat, "random_source", None) or random).choice(candidates)
     if method == "manual":
         chosen, why = console_choice(candidates, record)
         if chosen is not None:

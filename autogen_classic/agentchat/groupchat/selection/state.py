@@ -67,6 +67,7 @@ class GroupState(Protocol):
     selection_log: list[SelectionRecord]
     _selector_chat: Any  # the nested "auto" chat (``SpeakerSelectorChat``), built on first use
     _warned_no_model: bool
+    random_source: Any  # a random.Random for "random" selection, or None for the `random` module
 
     # Helpers of the group chat.
     def transition_graph(self) -> dict[Any, list[Any]]: ...

@@ -1,0 +1,43 @@
+"""Studies of group chats: run the same group chat many times (at once, or on Ray) and count what happened.
+
+Lives here: the study runner, one chat's record, summaries, run directories and progress. May import
+the agent core and ``agentchat.groupchat``; nothing below imports this package.
+
+Speaker selection is a policy: to judge one (a transition graph, a selection method, an eligibility
+policy, a model), run many chats and count. :func:`run_group_chats` builds a fresh group chat for every
+run, starts it and returns one :class:`ChatRecord` per chat (a :class:`StudyResults` list).
+
+Example::
+
+    def make_groupchat():
+        return GroupChat(agents=[planner(), coder(), critic()], max_round=6, speaker_selection_method="random")
+
+    records = run_group_chats(make_groupchat, 200, message="Plan the release.", seed=0, concurrency=50,
+                              run_dir="runs/random-6")
+    print(format_table(records_to_rows(records), columns=["run", "rounds", "speakers", "end_reason"]))
+    print(transition_counts(records))
+    records.to_dataframe()  # with the dataframe extra
+"""
+
+from .records import ChatRecord, RejectedChoice, allowed_transitions
+from .results import StudyResults, read_jsonl
+from .run_dir import StudyMismatchError
+from .study import SharedAgentError, a_run_group_chats, run_group_chats
+from .summaries import condition_counts, format_table, records_to_rows, speaker_counts, transition_counts
+
+__all__ = [
+    "ChatRecord",
+    "RejectedChoice",
+    "SharedAgentError",
+    "StudyMismatchError",
+    "StudyResults",
+    "a_run_group_chats",
+    "allowed_transitions",
+    "condition_counts",
+    "format_table",
+    "read_jsonl",
+    "records_to_rows",
+    "run_group_chats",
+    "speaker_counts",
+    "transition_counts",
+]

@@ -1,0 +1,298 @@
+"""``run_group_chats``: a study of many group chats, one after another, many at once, or on Ray.
+
+Every chat is built afresh by the user's factory and recorded the same way wherever it runs
+(:mod:`.single`). The local runner takes chats one at a time (``concurrency=1``) or many at once on
+asyncio through the async chat path; ``backend="ray"`` runs them as Ray tasks (:mod:`.ray_runner`).
+Results come back in run order, whatever order the chats finish in. With ``run_dir`` each finished
+chat is on disk before the next is counted, and a rerun skips the finished ones (:mod:`.run_dir`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import random
+from collections.abc import Callable
+from typing import Any, Literal
+
+from ..agentchat.conversable_agent import ConversableAgent
+from ..agentchat.groupchat import GroupChat, GroupChatManager
+from .progress import StudyProgress, wants_progress
+from .records import ChatRecord, method_name
+from .results import StudyResults, as_results
+from .run_dir import RunDirectory
+from .single import ChatSpec, PreparedChat, prepare
+
+__all__ = ["a_run_group_chats", "run_group_chats"]
+
+_ON_ERROR = ("raise", "record")
+_BACKENDS = ("local", "ray")
+Keep = Callable[[ChatRecord], None]
+
+
+def _check_arguments(n: Any, sender: Any, on_error: Any, seed: Any, concurrency: Any, backend: Any,
+                     address: Any) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be the number of chats to run, an int >= 0; got {n!r}.")
+    if sender is not None and not isinstance(sender, (str, ConversableAgent)):
+        raise TypeError(
+            "sender must be None (the group's first agent), the name of a group agent or a ConversableAgent; "
+            f"got {type(sender).__name__}."
+        )
+    if on_error is not None and on_error not in _ON_ERROR:
+        raise ValueError(f"on_error must be one of {list(_ON_ERROR)}; got {on_error!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise TypeError(f"seed must be None or an int; got {type(seed).__name__}.")
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ValueError(
+            f"concurrency must be an int >= 1 (the chats running at once; 1 runs them one after another); "
+            f"got {concurrency!r}."
+        )
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend must be one of {list(_BACKENDS)}; got {backend!r}.")
+    if address is not None and backend != "ray":
+        raise ValueError('address is the Ray cluster to run on: give it with backend="ray", or leave it out.')
+
+
+def _study_description(spec: ChatSpec, n: int) -> dict[str, Any]:
+    """What identifies a study in its run directory (plain JSON data)."""
+    factory = spec.make_groupchat
+    sender = spec.sender.name if isinstance(spec.sender, ConversableAgent) else spec.sender
+    method = spec.speaker_selection_method
+    return {
+        "n": n,
+        "factory": f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', type(factory).__name__)}",
+        "message": json.loads(json.dumps(spec.message, default=str)),
+        "sender": sender,
+        "speaker_selection_method": None if method is None else method_name(method),
+        "seed": spec.seed,
+        "label": spec.label,
+    }
+
+
+# ----------------------------------------------------------------- the local runners
+def _run_one_after_another(spec: ChatSpec, runs: list[int], keep: Keep) -> None:
+    saved = random.getstate() if spec.seed is not None else None
+    try:
+        for run in runs:
+            if spec.seed is not None:
+                random.seed(spec.seed + run)  # anything else drawing from `random` repeats too
+            chat = prepare(spec, run)
+            keep(chat if isinstance(chat, ChatRecord) else chat.run())
+    finally:
+        if saved is not None:
+            random.setstate(saved)
+
+
+class SharedAgentError(ValueError):
+    """Two chats running at once talk through the same agent object."""
+
+
+async def _run_at_once(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
+    gate = asyncio.Semaphore(concurrency)
+    busy: dict[int, int] = {}  # id(agent) -> the run using it
+
+    async def one(run: int) -> None:
+        async with gate:
+            chat = prepare(spec, run)
+            if isinstance(chat, ChatRecord):
+                keep(chat)
+                return
+            claimed = _claim(chat, busy)
+            try:
+                record = await chat.a_run()
+            finally:
+                for key in claimed:
+                    busy.pop(key, None)
+            keep(record)
+
+    tasks = [asyncio.ensure_future(one(run)) for run in runs]
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+def _claim(chat: PreparedChat, busy: dict[int, int]) -> list[int]:
+    claimed = []
+    for agent in chat.agents():
+        other = busy.get(id(agent))
+        if other is not None and other != chat.run_index:
+            for key in claimed:
+                busy.pop(key, None)
+            raise SharedAgentError(
+                f"chats {other} and {chat.run_index} both talk through the agent {agent.name!r}: with concurrency "
+                "> 1, make_groupchat must build new agents for every chat (or run with concurrency=1)."
+            )
+        busy[id(agent)] = chat.run_index
+        claimed.append(id(agent))
+    return claimed
+
+
+def _run_in_new_loop(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(_run_at_once(spec, runs, concurrency, keep))
+        return
+    # Called from a running event loop (a notebook cell): the chats get a loop of their own on a thread.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, _run_at_once(spec, runs, concurrency, keep)).result()
+
+
+# ----------------------------------------------------------------- the study
+class _Study:
+    def __init__(self, spec: ChatSpec, n: int, run_dir: Any, progress: bool | None) -> None:
+        self.spec, self.n = spec, n
+        self.directory = None if run_dir is None else RunDirectory(run_dir, _study_description(spec, n))
+        finished = self.directory.open() if self.directory is not None else {}
+        self.results: dict[int, ChatRecord] = {run: rec for run, rec in finished.items() if run < n}
+        self.todo = [run for run in range(n) if run not in self.results]
+        failed = sum(1 for record in self.results.values() if record.failed)
+        self.progress = StudyProgress(n, len(self.results), failed, show=wants_progress(progress))
+
+    def keep(self, record: ChatRecord) -> None:
+        if self.directory is not None:
+            self.directory.append(record)
+        self.results[record.run] = record
+        self.progress.finished(record.failed)
+
+    def outcome(self) -> StudyResults:
+        self.progress.close()
+        return as_results(self.results.values())
+
+
+def _start(
+    make_groupchat: Any, n: int, message: Any, sender: Any, speaker_selection_method: Any, llm_config: Any,
+    is_termination_msg: Any, seed: Any, label: Any, silent: bool, on_error: Any, concurrency: Any, progress: Any,
+    run_dir: Any, backend: Any, address: Any,
+) -> tuple[_Study, ChatSpec]:
+    _check_arguments(n, sender, on_error, seed, concurrency, backend, address)
+    if not callable(make_groupchat):
+        raise TypeError(
+            f"make_groupchat must be a function returning a GroupChat; got {type(make_groupchat).__name__}."
+        )
+    if speaker_selection_method is not None:
+        GroupChat._check_speaker_selection_method(speaker_selection_method)
+    if on_error is None:
+        # A study that runs chats at once, on Ray or into a run directory keeps going past a failed chat.
+        on_error = "record" if (concurrency > 1 or run_dir is not None or backend == "ray") else "raise"
+    wants_progress(progress)  # a bad value is refused before anything runs
+    spec = ChatSpec(make_groupchat, message, sender, speaker_selection_method, llm_config, is_termination_msg,
+                    seed, label, silent, on_error)
+    if backend == "ray":
+        from .ray_runner import check_ray
+
+        check_ray(spec, address)  # Ray installed, the spec picklable: before any chat runs
+    return _Study(spec, n, run_dir, progress), spec
+
+
+def run_group_chats(
+    make_groupchat: Callable[[], GroupChat | GroupChatManager],
+    n: int,
+    *,
+    message: str | dict[str, Any],
+    sender: str | ConversableAgent | None = None,
+    speaker_selection_method: Any = None,
+    llm_config: dict[str, Any] | Literal[False] | None = None,
+    is_termination_msg: Callable[[dict[str, Any]], bool] | None = None,
+    seed: int | None = None,
+    label: str | None = None,
+    silent: bool = True,
+    on_error: Literal["raise", "record"] | None = None,
+    concurrency: int = 1,
+    progress: bool | None = None,
+    run_dir: Any = None,
+    backend: Literal["local", "ray"] = "local",
+    address: str | None = None,
+) -> StudyResults:
+    """Run ``n`` group chats, each on a fresh group chat, and return one record per chat, in run order.
+
+    Args:
+        make_groupchat: a function without arguments returning a new ``GroupChat`` (a manager is built
+            for it) or a ready ``GroupChatManager``. It is called once per run, so no state leaks between
+            runs. With ``concurrency=1`` the agents may be shared between runs (their histories are cleared
+            when a chat starts); chats running at once need agents of their own.
+        n: the number of chats to run.
+        message: the opening message of every chat.
+        sender: who sends the opening message: the name of an agent of the group (default: the group's
+            first agent) or any ``ConversableAgent``.
+        speaker_selection_method: when given, replaces the group chat's method ("auto", "manual",
+            "random", "round_robin" or a function), so one factory serves every method.
+        llm_config: the manager's ``llm_config``, used by "auto" selection (default: no model; "auto"
+            then falls back to round robin). Only when ``make_groupchat`` returns a ``GroupChat``.
+        is_termination_msg: the manager's termination test (default: the classic "TERMINATE" check).
+            Only when ``make_groupchat`` returns a ``GroupChat``.
+        seed: chat ``run`` draws its "random" selections from ``random.Random(seed + run)``, so a chat
+            repeats whatever runs beside it; one after another, ``random`` itself is also seeded with
+            ``seed + run`` before each chat and restored afterwards. None leaves ``random`` alone.
+        label: copied into every record, to tell experiments apart once their records are combined.
+        silent: do not print the chats (a manager returned by ``make_groupchat`` keeps its own ``silent``).
+        on_error: "raise" stops at the first chat that raises; "record" keeps going and records the chat
+            as failed (``error`` says ``"ExceptionType: message"``, ``messages`` hold the transcript up to
+            then). Default: "record" with ``concurrency > 1``, ``run_dir`` or Ray, else "raise".
+        concurrency: how many chats run at once (on asyncio, through the async chat path); 1 runs them
+            one after another on the sync path.
+        progress: a progress bar (done, failed, rate): True, False, or None to show it when standard
+            error is a terminal or the code runs in a notebook.
+        run_dir: a directory the study writes as it goes (``study.json``, ``records.jsonl``): running the
+            same study again skips its finished chats; one written by a different study is refused.
+        backend: "local" (this process) or "ray" (Ray tasks; install the ``ray`` extra).
+        address: with ``backend="ray"``, the cluster to join (e.g. ``"ray://head:10001"`` or ``"auto"``);
+            None starts a local Ray instance.
+
+    Returns:
+        A :class:`StudyResults` (a list of ``ChatRecord``) with ``to_dataframe``, ``to_jsonl`` and ``to_parquet``.
+
+    Raises:
+        ValueError / TypeError: a bad argument, before any chat runs (the message names it and the fix).
+        StudyMismatchError: ``run_dir`` holds another study.
+        ImportError: ``backend="ray"`` without Ray installed.
+    """
+    study, spec = _start(make_groupchat, n, message, sender, speaker_selection_method, llm_config,
+                         is_termination_msg, seed, label, silent, on_error, concurrency, progress, run_dir,
+                         backend, address)
+    try:
+        if backend == "ray":
+            from .ray_runner import run_on_ray
+
+            run_on_ray(spec, study.todo, address=address, keep=study.keep)
+        elif concurrency == 1:
+            _run_one_after_another(spec, study.todo, study.keep)
+        else:
+            _run_in_new_loop(spec, study.todo, concurrency, study.keep)
+    finally:
+        results = study.outcome()
+    return results
+
+
+async def a_run_group_chats(
+    make_groupchat: Callable[[], GroupChat | GroupChatManager],
+    n: int,
+    *,
+    message: str | dict[str, Any],
+    concurrency: int = 1,
+    **settings: Any,
+) -> StudyResults:
+    """(async) :func:`run_group_chats` on the running event loop (local backend; same arguments)."""
+    if settings.get("backend", "local") != "local":
+        raise ValueError('a_run_group_chats runs on this event loop: use run_group_chats for backend="ray".')
+    settings.pop("backend", None)
+    names = ("sender", "speaker_selection_method", "llm_config", "is_termination_msg", "seed", "label", "silent",
+             "on_error", "progress", "run_dir", "address")
+    unknown = sorted(set(settings) - set(names))
+    if unknown:
+        raise TypeError(f"a_run_group_chats got unexpected argument(s) {unknown}; it takes those of run_group_chats.")
+    values = {name: settings.get(name) for name in names}
+    values["silent"] = settings.get("silent", True)
+    study, spec = _start(make_groupchat, n, message, values["sender"], values["speaker_selection_method"],
+                         values["llm_config"], values["is_termination_msg"], values["seed"], values["label"],
+                         values["silent"], values["on_error"], concurrency, values["progress"], values["run_dir"],
+                         "local", values["address"])
+    try:
+        await _run_at_once(spec, study.todo, concurrency, study.keep)
+    finally:
+        results = study.outcome()
+    return results
