@@ -98,7 +98,17 @@ def test_transition_graphs(offline: Path) -> None:
     assert re.search(r"^critic -> user \[after 2 code turns\]\s+\d+\s+[1-9]\d*$", text, re.MULTILINE)
     assert "condition critic -> user [after 2 code turns]: returned True, user allowed" in text
     pictures = [o for o in _outputs(notebook) if "image/png" in o.get("data", {})]
-    assert len(pictures) == 6  # three graphs, transitions, speaking frequency, chat lengths
+    # Three graphs, transitions, speaking frequency, chat lengths, and mean rounds from the DataFrame.
+    assert len(pictures) == 7
+    # The studies show a progress bar: a notebook widget per run_group_chats call (progress=True for the
+    # six of the main study; the three later calls leave progress=None, which in a notebook shows it too).
+    widgets = [o for o in _outputs(notebook) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert len(widgets) == 9
+    # A widget's text form is its first state: a bar over the 25 chats of one call.
+    assert re.search(r"chats:\s+0%\|.*\| 0/25", text)
+    # The DataFrame's table: mean rounds per graph (rows) and method (columns); round robin takes 5.
+    assert re.search(r"^method\s+auto\s+random\s+round_robin$", text, re.MULTILINE)
+    assert re.search(r"^allowed\s+[\d.]+\s+[\d.]+\s+5\.0$", text, re.MULTILINE)
 
 
 def test_manual_selection(offline: Path) -> None:
