@@ -23,6 +23,7 @@ from .records import ChatRecord, RejectedChoice, allowed_transitions
 from .results import StudyResults, read_jsonl
 from .run_dir import StudyMismatchError
 from .study import SharedAgentError, a_run_group_chats, run_group_chats
+from .ray_runner import WorkerSetupError
 from .summaries import condition_counts, format_table, records_to_rows, speaker_counts, transition_counts
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "SharedAgentError",
     "StudyMismatchError",
     "StudyResults",
+    "WorkerSetupError",
     "a_run_group_chats",
     "allowed_transitions",
     "condition_counts",

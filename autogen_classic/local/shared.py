@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 from .model_file import MODEL_NAME
+from .provided import provided_base_url
 from .server import EmbeddedServer, check_port
 
 __all__ = ["BASE_URL_ENV", "current_server", "llm_config", "start_server", "stop_server"]
@@ -92,7 +93,8 @@ def llm_config(**overrides: Any) -> dict[str, Any]:
     Raises:
         LocalModelUnavailableError: the server must be started but the ``local`` extra is missing.
     """
-    base_url = _base_url_from_env() or start_server().base_url
+    # A server provided to this task (one per machine for many worker processes) comes before our own.
+    base_url = _base_url_from_env() or provided_base_url() or start_server().base_url
     config: dict[str, Any] = {
         "config_list": [
             {
