@@ -30,6 +30,7 @@ from autogen_classic.experiments.ray_runner import HOSTS_NAME, WorkerSetupError,
 from autogen_classic.local import BASE_URL_ENV, LocalModelUnavailableError  # noqa: E402
 from autogen_classic.local._process import answers  # noqa: E402
 from autogen_classic.local.model_file import check_available  # noqa: E402
+from autogen_classic.local import shared as local_shared  # noqa: E402
 from autogen_classic.local.provided import use_provided_server  # noqa: E402
 from autogen_classic.testing.scripted_server import API_KEY, ScriptedOpenAIServer  # noqa: E402
 
@@ -313,7 +314,9 @@ def _drop_hosts() -> None:
 def model_hosts(ray_cluster: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Make the job's registry of embedded-model hosts with a given server starter; ended afterwards."""
     monkeypatch.delenv(BASE_URL_ENV, raising=False)
-    assert local.current_server() is None  # else the driver's own server would serve the tasks
+    # A driver without a server of its own (else it would serve the tasks): one that another test of
+    # this process started is set aside for the test and restored afterwards.
+    monkeypatch.setattr(local_shared, "_server", None)
 
     def make(start: Any) -> Any:
         _drop_hosts()
@@ -331,11 +334,12 @@ def test_a_provided_server_is_asked_for_once_and_only_when_needed(monkeypatch: p
         asked.append(1)
         return "http://127.0.0.1:9/v1/"
 
+    own = local.current_server()  # another test of this process may have started one
     with use_provided_server(provide):
         assert asked == []  # nothing asked for the embedded model yet
         urls = {local.llm_config()["config_list"][0]["base_url"] for _ in range(3)}
     assert urls == {"http://127.0.0.1:9/v1"} and asked == [1]
-    assert local.current_server() is None  # this process started no server
+    assert local.current_server() is own  # this process started no server
     monkeypatch.setenv(BASE_URL_ENV, "http://10.0.0.1:8000/v1")
     with use_provided_server(provide):
         assert local.llm_config()["config_list"][0]["base_url"] == "http://10.0.0.1:8000/v1"  # the variable wins
