@@ -5,39 +5,25 @@ No timing is asserted here; the timings belong to the benchmark's own output.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_scripts import load_bench_script
 
 from autogen_classic.io.base import IOStream
 from autogen_classic.testing.io import ScriptedIOStream
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load(name: str, filename: str | None = None) -> ModuleType:
-    # bench/ is a folder of scripts, not a package: load each from its file.
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{filename or name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def orchestration() -> ModuleType:
-    return _load("bench_orchestration")
+    return load_bench_script("bench_orchestration")
 
 
 @pytest.fixture(scope="module")
 def scale() -> ModuleType:
-    return _load("bench_scale")
+    return load_bench_script("bench_scale")
 
 
 # ------------------------------------------------------------------------------------------ orchestration
@@ -189,7 +175,7 @@ def test_scale_rejects_bad_input(scale: ModuleType) -> None:
 
 
 def test_suite_passes_the_quick_options_to_each_section() -> None:
-    suite = _load("bench_run", "run")
+    suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
     assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
@@ -220,7 +206,7 @@ def test_orchestration_console_output_goes_to_devnull_and_keeps_every_round(
 # ------------------------------------------------------------------------------------------ local tools
 @pytest.fixture(scope="module")
 def local_tools() -> ModuleType:
-    return _load("bench_local_tools")
+    return load_bench_script("bench_local_tools")
 
 
 def test_local_tools_counts_right_wrong_text_and_over_calls(local_tools: ModuleType) -> None:
@@ -269,21 +255,21 @@ def test_local_tools_runs_on_the_embedded_model(local_tools: ModuleType, capsys:
 
 
 def test_suite_quick_local_tools_is_short() -> None:
-    suite = _load("bench_run", "run")
+    suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("local_tools", quick=True, compare=None) == [
         "--limit", "8", "--variants", "tools", "stock-auto"]  # fmt: skip
     assert suite.section_argv("local_tools", quick=False, compare=None) == []
 
 
 def test_suite_runs_the_redis_cache_section_short_when_quick() -> None:
-    suite = _load("bench_run", "run")
+    suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("redis_cache", quick=True, compare=None) == ["--quick"]
     assert suite.section_script("redis_cache").name == "bench_redis_cache.py"
 
 
 def test_redis_cache_section_measures_hits_and_misses() -> None:
     pytest.importorskip("redis", reason="the redis extra is not installed")
-    bench = _load("bench_redis_cache")
+    bench = load_bench_script("bench_redis_cache")
     from autogen_classic.testing.redis_server import redis_server_binary
 
     if redis_server_binary() is None:
@@ -296,6 +282,6 @@ def test_redis_cache_section_measures_hits_and_misses() -> None:
 
 
 def test_suite_knows_the_docker_section_and_its_unavailable_code() -> None:
-    suite = _load("bench_run", "run")
+    suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("docker_exec", quick=True, compare=None) == ["--quick"]
     assert suite.UNAVAILABLE == 2 and suite.section_script("docker_exec").name == "bench_docker_exec.py"

@@ -5,35 +5,20 @@ No timing is asserted here; the timings belong to the benchmark's own output.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pickle
 import re
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from bench_scripts import load_bench_script
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
 TINY = ["--chats", "6", "--sequential-chats", "3", "--concurrency", "2", "3", "--rounds", "2", "--latency", "0.01"]
-
-
-def _load(name: str, filename: str) -> ModuleType:
-    # bench/ is a folder of scripts, not a package: load each from its file.
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{filename}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve their module by name
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def studies() -> ModuleType:
-    return _load("bench_studies", "bench_studies")
+    return load_bench_script("bench_studies", "bench_studies")
 
 
 def _rows(out: str) -> dict[str, list[str]]:
@@ -125,7 +110,7 @@ def test_bad_sizes_are_refused(studies: ModuleType, capsys: pytest.CaptureFixtur
 
 
 def test_the_suite_runs_the_section_with_its_quick_option() -> None:
-    suite = _load("bench_run", "run")
+    suite = load_bench_script("bench_run", "run")
     assert "studies" in suite.SECTIONS
     assert suite.section_script("studies").name == "bench_studies.py" and suite.section_script("studies").is_file()
     assert suite.section_argv("studies", quick=True, compare=None) == ["--quick"]

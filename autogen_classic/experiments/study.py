@@ -165,10 +165,12 @@ class _Study:
 
 
 def _start(
-    make_groupchat: Any, n: int, message: Any, sender: Any, speaker_selection_method: Any, llm_config: Any,
-    is_termination_msg: Any, seed: Any, label: Any, silent: bool, on_error: Any, concurrency: Any, progress: Any,
-    run_dir: Any, backend: Any, address: Any,
+    make_groupchat: Any, n: int, *, message: Any, sender: Any = None, speaker_selection_method: Any = None,
+    llm_config: Any = None, is_termination_msg: Any = None, seed: Any = None, label: Any = None, silent: bool = True,
+    on_error: Any = None, concurrency: Any = 1, progress: Any = None, run_dir: Any = None, backend: Any = "local",
+    address: Any = None,
 ) -> tuple[_Study, ChatSpec]:
+    """Check the arguments of a study and open it (its run directory read): nothing has run yet."""
     _check_arguments(n, sender, on_error, seed, concurrency, backend, address)
     if not callable(make_groupchat):
         raise TypeError(
@@ -251,9 +253,12 @@ def run_group_chats(
         StudyMismatchError: ``run_dir`` holds another study.
         ImportError: ``backend="ray"`` without Ray installed.
     """
-    study, spec = _start(make_groupchat, n, message, sender, speaker_selection_method, llm_config,
-                         is_termination_msg, seed, label, silent, on_error, concurrency, progress, run_dir,
-                         backend, address)
+    study, spec = _start(
+        make_groupchat, n, message=message, sender=sender, speaker_selection_method=speaker_selection_method,
+        llm_config=llm_config, is_termination_msg=is_termination_msg, seed=seed, label=label, silent=silent,
+        on_error=on_error, concurrency=concurrency, progress=progress, run_dir=run_dir, backend=backend,
+        address=address,
+    )
     try:
         if backend == "ray":
             from .ray_runner import run_on_ray
@@ -276,21 +281,21 @@ async def a_run_group_chats(
     concurrency: int = 1,
     **settings: Any,
 ) -> StudyResults:
-    """(async) :func:`run_group_chats` on the running event loop (local backend; same arguments)."""
+    """(async) :func:`run_group_chats` on the running event loop: the same keyword arguments, local backend.
+
+    Raises:
+        ValueError: ``backend="ray"`` (use :func:`run_group_chats`).
+        TypeError: an argument :func:`run_group_chats` does not take.
+    """
     if settings.get("backend", "local") != "local":
         raise ValueError('a_run_group_chats runs on this event loop: use run_group_chats for backend="ray".')
-    settings.pop("backend", None)
-    names = ("sender", "speaker_selection_method", "llm_config", "is_termination_msg", "seed", "label", "silent",
-             "on_error", "progress", "run_dir", "address")
-    unknown = sorted(set(settings) - set(names))
-    if unknown:
-        raise TypeError(f"a_run_group_chats got unexpected argument(s) {unknown}; it takes those of run_group_chats.")
-    values = {name: settings.get(name) for name in names}
-    values["silent"] = settings.get("silent", True)
-    study, spec = _start(make_groupchat, n, message, values["sender"], values["speaker_selection_method"],
-                         values["llm_config"], values["is_termination_msg"], values["seed"], values["label"],
-                         values["silent"], values["on_error"], concurrency, values["progress"], values["run_dir"],
-                         "local", values["address"])
+    try:
+        study, spec = _start(make_groupchat, n, message=message, concurrency=concurrency, **settings)
+    except TypeError as err:
+        if "unexpected keyword argument" not in str(err):
+            raise
+        name = str(err).rsplit(" ", 1)[-1]
+        raise TypeError(f"a_run_group_chats got an unexpected argument {name}; it takes those of run_group_chats.") from None
     try:
         await _run_at_once(spec, study.todo, concurrency, study.keep)
     finally:

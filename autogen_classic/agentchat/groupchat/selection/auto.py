@@ -37,7 +37,7 @@ from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
 from ...conversable.tool_responses import ToolResponseScan
-from .direct_turns import REPLY as _REPLY
+from ..steps import a_run_steps, run_steps
 from .direct_turns import DirectTurns
 from .first_turn import first_turn_agent
 from .role_match import role_matched_agent
@@ -60,9 +60,37 @@ CHECKING_AGENT_NAME = "checking_agent"
 # What an endpoint that does not take the structured request may raise (after failover, the wrapper's error).
 _STRUCTURED_FAILURES = (openai.BadRequestError, openai.UnprocessableEntityError, AllEndpointsFailedError)
 SELECTION_AGENT_NAME = "speaker_selection_agent"
-# The other steps of one selection (see SpeakerSelectorChat._steps): a structured request, the nested chat.
-_CREATE = "create"
-_NESTED = "nested"
+
+
+@dataclass
+class _CreateStep:
+    """A step of one selection: the structured request to the selector's model client."""
+
+    client: Any
+    request: dict[str, Any]
+
+    def run(self) -> Any:
+        return self.client.create(**self.request)
+
+    async def a_run(self) -> Any:
+        return await self.client.a_create(**self.request)
+
+
+@dataclass
+class _NestedChatStep:
+    """A step of one selection: the classic nested chat, run turn by turn (no chat result is built)."""
+
+    checking: ConversableAgent
+    selector: ConversableAgent
+    start: Any
+    max_turns: int
+    silent: bool
+
+    def run(self) -> Any:
+        return self.checking._run_turns(self.selector, self.start, self.max_turns, self.silent)
+
+    async def a_run(self) -> Any:
+        return await self.checking._a_run_turns(self.selector, self.start, self.max_turns, self.silent)
 
 
 # ----------------------------------------------------------------- name matching
@@ -285,64 +313,25 @@ class SpeakerSelectorChat:
         record: SelectionRecord,
     ) -> Agent:
         """Run one selection: ``messages`` (a copy owned by this call) is what the model reads."""
-        steps = self._steps(groupchat, last_speaker, messages, agents, record)
-        answer: Any = None
-        failure: BaseException | None = None
-        while True:
-            try:
-                step = steps.send(answer) if failure is None else steps.throw(failure)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-            answer = failure = None
-            try:
-                answer = self._take_step(*step)
-            except BaseException as err:  # handed back to the selection, which cleans up and re-raises it
-                failure = err
+        return run_steps(self._steps(groupchat, last_speaker, messages, agents, record))  # type: ignore[arg-type]
 
     async def a_run(
         self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
         record: SelectionRecord,
     ) -> Agent:
         """(async) Run one selection; see :meth:`run`."""
-        steps = self._steps(groupchat, last_speaker, messages, agents, record)
-        answer: Any = None
-        failure: BaseException | None = None
-        while True:
-            try:
-                step = steps.send(answer) if failure is None else steps.throw(failure)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-            answer = failure = None
-            try:
-                answer = await self._a_take_step(*step)
-            except BaseException as err:  # handed back to the selection, which cleans up and re-raises it
-                failure = err
-
-    def _take_step(self, kind: str, payload: Any) -> Any:
-        """Do one step of a selection (see :meth:`_steps`) and return its outcome."""
-        if kind is _REPLY:
-            return self._direct.reply(*payload)
-        if kind is _CREATE:
-            return self.client.create(**payload)
-        return self.checking_agent._run_turns(self.speaker_selection_agent, *payload)
-
-    async def _a_take_step(self, kind: str, payload: Any) -> Any:
-        """(async) Do one step of a selection; see :meth:`_take_step`."""
-        if kind is _REPLY:
-            return await self._direct.a_reply(*payload)
-        if kind is _CREATE:
-            return await self.client.a_create(**payload)
-        return await self.checking_agent._a_run_turns(self.speaker_selection_agent, *payload)
+        return await a_run_steps(self._steps(groupchat, last_speaker, messages, agents, record))  # type: ignore[arg-type]
 
     def _steps(
         self, groupchat: GroupState, last_speaker: Agent, messages: list[dict[str, Any]], agents: list[Agent],
         record: SelectionRecord,
-    ) -> Generator[tuple[str, Any], Any, Agent]:
-        """One selection, as the steps that wait for the model; :meth:`run` and :meth:`a_run` take them.
+    ) -> Generator[Any, Any, Agent]:
+        """One selection, as the steps that wait for the model; :meth:`run` and :meth:`a_run` take them
+        with the group chat's step drivers (``groupchat.steps``).
 
-        Yields ``(_CREATE, request)`` for a structured request, ``(_NESTED, turns)`` for the classic
-        nested chat, or ``(_REPLY, (name, messages))`` for one reply function of the speaker selection
-        agent when the nested chat runs directly; receives each step's outcome, and returns the chosen agent.
+        Yields a :class:`_CreateStep` for a structured request, a :class:`_NestedChatStep` for the classic
+        nested chat, or a ``ReplyStep`` for one reply function of the speaker selection agent when the
+        nested chat runs directly; receives each step's outcome, and returns the chosen agent.
         """
         before = _usage_totals(self.client)
         try:
@@ -353,7 +342,7 @@ class SpeakerSelectorChat:
             if structured:
                 request = self._structured_request(groupchat, messages, agents)
                 try:
-                    response = yield _CREATE, request
+                    response = yield _CreateStep(self.client, request)
                 except _STRUCTURED_FAILURES as err:
                     self._structured_refused(groupchat, err)
                     response = None  # the classic free-text path below decides
@@ -370,7 +359,7 @@ class SpeakerSelectorChat:
                     yield from self._direct.turns(start, max_turns)
                 else:
                     # The classic nested chat, run turn by turn: its result is never read, so none is built.
-                    yield _NESTED, (start, max_turns, silent)
+                    yield _NestedChatStep(self.checking_agent, self.speaker_selection_agent, start, max_turns, silent)
             except BaseException:
                 self._end_session()
                 raise
@@ -434,7 +423,7 @@ class SpeakerSelectorChat:
             "Set 'structured_output': False in its config_list entry (or select_speaker_structured_output=False) "
             "to skip the attempt.",
             UserWarning,
-            stacklevel=6,  # past this chat's selection steps and their driver, as for the other warnings
+            stacklevel=7,  # past the selection steps, their driver and the group chat: at the caller
         )
 
     def _structured_outcome(

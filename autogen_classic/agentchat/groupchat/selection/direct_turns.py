@@ -17,6 +17,7 @@ built-in reply function, an async driver awaits its async twin, as the two reply
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from typing import Any
 
 from .... import runtime_logging
@@ -26,11 +27,7 @@ from ...conversable.messages import invalid_message_error, message_to_dict, to_o
 from ...conversable.reply_pipeline import is_async_reply_function
 from ...conversable_agent import ConversableAgent
 
-__all__ = ["REPLY", "DirectTurns"]
-
-# The one step kind of the direct turns: ``(REPLY, (name, messages))`` asks for the selector's
-# built-in reply function ``name`` (or its async twin) on ``messages``; its ``(final, reply)`` is sent back.
-REPLY = "reply"
+__all__ = ["DirectTurns", "ReplyStep"]
 # The selector's reply functions, in the order its sync pipeline checks them (all are built-ins).
 _PIPELINE = (
     "check_termination_and_human_reply",
@@ -44,7 +41,22 @@ _CALL_REPLIES = ("generate_function_call_reply", "generate_tool_calls_reply")
 _TRANSFORM_HOOKS = "process_all_messages_before_reply"
 
 Judge = Callable[[ConversableAgent, list[dict[str, Any]], Any, Any], tuple[bool, Any]]
-Step = tuple[str, tuple[str, list[dict[str, Any]]]]
+
+
+@dataclass
+class ReplyStep:
+    """A step of the direct turns: the selector's built-in reply function ``name`` (or, awaited, its
+    async twin) on ``messages``; its ``(final, reply)`` is sent back (see ``groupchat.steps``)."""
+
+    turns: DirectTurns
+    name: str
+    messages: list[dict[str, Any]]
+
+    def run(self) -> tuple[bool, Any]:
+        return self.turns.reply(self.name, self.messages)
+
+    async def a_run(self) -> tuple[bool, Any]:
+        return await self.turns.a_reply(self.name, self.messages)
 
 
 def _prints(agent: ConversableAgent) -> bool:
@@ -123,10 +135,10 @@ class DirectTurns:
                 return False
         return True
 
-    def turns(self, start: Any, max_turns: int) -> Generator[Step, Any, None]:
+    def turns(self, start: Any, max_turns: int) -> Generator[ReplyStep, Any, None]:
         """The turns of ``checking_agent._run_turns(selector, start, max_turns, silent=True)``.
 
-        Yields a :data:`REPLY` step for each reply function the selector runs; the driver sends back
+        Yields a :class:`ReplyStep` for each reply function the selector runs; the driver sends back
         its ``(final, reply)``. The chat must be prepared and the selector's conversation loaded, as
         for ``_run_turns``.
         """
@@ -151,7 +163,7 @@ class DirectTurns:
                 last = _stored(reply, "assistant", selector.name)
                 conversation.append(last)
 
-    def _reply(self, conversation: list[dict[str, Any]]) -> Generator[Step, Any, Any]:
+    def _reply(self, conversation: list[dict[str, Any]]) -> Generator[ReplyStep, Any, Any]:
         """The selector's ``generate_reply(messages=conversation, sender=checking)``: transforms, then
         the first final answer of its reply functions (else its default auto reply)."""
         messages = self.selector.process_all_messages_before_reply(conversation)
@@ -160,13 +172,13 @@ class DirectTurns:
         for name in _PIPELINE:
             if name in _CALL_REPLIES and not calls:
                 continue
-            final, reply = yield REPLY, (name, messages)
+            final, reply = yield ReplyStep(self, name, messages)
             if final:
                 return reply
         return self.selector._default_auto_reply
 
     def reply(self, name: str, messages: list[dict[str, Any]]) -> tuple[bool, Any]:
-        """Run the selector's reply function ``name`` on ``messages`` (a :data:`REPLY` step)."""
+        """Run the selector's reply function ``name`` on ``messages`` (a :class:`ReplyStep`)."""
         return getattr(self.selector, name)(messages=messages, sender=self.checking)  # type: ignore[no-any-return]
 
     async def a_reply(self, name: str, messages: list[dict[str, Any]]) -> tuple[bool, Any]:
