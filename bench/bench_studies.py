@@ -23,7 +23,7 @@ zero latency: Ray's worker-seconds per chat (wall time x workers / chats) minus 
 Target (printed, not enforced): asyncio at 200 within 3x of the latency floor.
 
 Usage: ``python bench/bench_studies.py [--quick] [--chats N] [--sequential-chats N] [--concurrency N ...]
-[--rounds N] [--latency SECONDS] [--ray-chats N] [--ray-workers N] [--no-ray] [--sdk-fast-path] [--json]``
+[--rounds N] [--latency SECONDS] [--ray-chats N] [--ray-workers N] [--no-ray] [--sdk-walk] [--json]``
 
 The exit code is 0 whatever the numbers, 2 when the bench cannot run (the server or a row's process fails).
 """
@@ -79,13 +79,15 @@ class StudyChat:
 
     base_url: str
     rounds: int = ROUNDS
-    sdk_fast_path: bool = False
+    sdk_walk: bool = False
 
     def __call__(self) -> Any:
         from autogen_classic import ConversableAgent, GroupChat
 
         entry = {"model": MODEL, "base_url": self.base_url, "api_key": API_KEY}
-        llm_config = {"config_list": [entry], "cache_seed": None, "sdk_fast_path": self.sdk_fast_path}
+        llm_config = {"config_list": [entry], "cache_seed": None}
+        if self.sdk_walk:  # every request through the SDK's typed walk, as while a tracing tool watches it
+            llm_config["sdk_fast_path"] = False
         agents = [
             ConversableAgent(name, system_message=f"You are the {name}.", llm_config=llm_config,
                              human_input_mode="NEVER")
@@ -100,11 +102,11 @@ def model_calls_per_chat(rounds: int) -> int:
 
 
 def run_study(base_url: str, rounds: int, chats: int, concurrency: int = 1, backend: str = "local",
-              sdk_fast_path: bool = False) -> Any:
+              sdk_walk: bool = False) -> Any:
     """One study of ``chats`` chats with the bench's settings; its ``StudyResults``."""
     from autogen_classic.experiments import run_group_chats
 
-    return run_group_chats(StudyChat(base_url, rounds, sdk_fast_path), chats, message="Plan the release of 2.0.",
+    return run_group_chats(StudyChat(base_url, rounds, sdk_walk), chats, message="Plan the release of 2.0.",
                            seed=0, concurrency=concurrency, silent=True, progress=False, backend=backend)
 
 
@@ -177,19 +179,19 @@ def _pss(process: Any) -> int:
 
 # ----------------------------------------------------------------------------------- one row (child process)
 def measure_floor(base_url: str, rounds: int, repeat: int = FLOOR_REPEAT,
-                  sdk_fast_path: bool = False) -> dict[str, Any]:
+                  sdk_walk: bool = False) -> dict[str, Any]:
     """The time of one chat alone: the median of ``repeat`` lone studies of one chat, after a warm-up chat."""
-    run_study(base_url, rounds, 1, sdk_fast_path=sdk_fast_path)  # imports, the first HTTP client and connection
+    run_study(base_url, rounds, 1, sdk_walk=sdk_walk)  # imports, the first HTTP client and connection
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        run_study(base_url, rounds, 1, sdk_fast_path=sdk_fast_path)
+        run_study(base_url, rounds, 1, sdk_walk=sdk_walk)
         times.append(time.perf_counter() - start)
     return {"row": "floor", "one_chat": statistics.median(times), "times": times}
 
 
 def measure_row(kind: str, base_url: str, rounds: int, chats: int, concurrency: int = 1,
-                workers: int = RAY_WORKERS, sdk_fast_path: bool = False) -> dict[str, Any]:
+                workers: int = RAY_WORKERS, sdk_walk: bool = False) -> dict[str, Any]:
     """Run one row's study (after a warm-up chat) and return its wall time, memory and completeness."""
     backend = "ray" if kind == "ray" else "local"
     at_once = workers if kind == "ray" else concurrency
@@ -201,10 +203,10 @@ def measure_row(kind: str, base_url: str, rounds: int, chats: int, concurrency: 
             # The local instance of `workers` CPUs the study then runs on; started before the clock.
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
         # Warm-up: imports, HTTP clients, Ray's workers.
-        run_study(base_url, rounds, min(at_once, 2), concurrency, backend, sdk_fast_path)
+        run_study(base_url, rounds, min(at_once, 2), concurrency, backend, sdk_walk)
         rss_before = rss_mib()
         start, cpu_start = time.perf_counter(), time.process_time()
-        records = run_study(base_url, rounds, chats, concurrency, backend, sdk_fast_path)
+        records = run_study(base_url, rounds, chats, concurrency, backend, sdk_walk)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     failed = sum(1 for record in records if record.failed)
     short = sum(1 for record in records if not record.failed and len(record.messages) != rounds)
@@ -224,10 +226,10 @@ def _row_main(args: argparse.Namespace) -> int:
 
     with IOStream.set_default(ScriptedIOStream()):
         if args.row == "floor":
-            found = measure_floor(args.base_url, args.rounds, sdk_fast_path=args.sdk_fast_path)
+            found = measure_floor(args.base_url, args.rounds, sdk_walk=args.sdk_walk)
         else:
             found = measure_row(args.row, args.base_url, args.rounds, args.chats, args.row_concurrency,
-                                args.ray_workers, args.sdk_fast_path)
+                                args.ray_workers, args.sdk_walk)
     print(json.dumps(found), flush=True)
     return 0
 
@@ -268,7 +270,7 @@ class ServerProcess:
 
 # ----------------------------------------------------------------------------------- the parent
 def run_row(kind: str, base_url: str, rounds: int, chats: int = 0, concurrency: int = 1,
-            workers: int = RAY_WORKERS, sdk_fast_path: bool = False) -> dict[str, Any]:
+            workers: int = RAY_WORKERS, sdk_walk: bool = False) -> dict[str, Any]:
     """Measure one row in a fresh interpreter; its JSON result.
 
     Raises:
@@ -276,7 +278,7 @@ def run_row(kind: str, base_url: str, rounds: int, chats: int = 0, concurrency: 
     """
     command = [sys.executable, __file__, "--row", kind, "--base-url", base_url, "--rounds", str(rounds),
                "--chats", str(max(chats, 1)), "--row-concurrency", str(concurrency), "--ray-workers", str(workers)]
-    command += ["--sdk-fast-path"] if sdk_fast_path else []
+    command += ["--sdk-walk"] if sdk_walk else []
     done = subprocess.run(command, capture_output=True, text=True, timeout=ROW_TIMEOUT_S, check=False)
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
@@ -309,15 +311,15 @@ class StudiesResult:
     rows: list[dict[str, Any]]
     ray_note: str | None
     zero_latency: dict[str, Any] | None
-    sdk_fast_path: bool = False
+    sdk_walk: bool = False
 
 
 def run(chats: int = CHATS, sequential_chats: int = SEQUENTIAL_CHATS, concurrency: Sequence[int] = CONCURRENCY,
         rounds: int = ROUNDS, latency: float = LATENCY, ray_chats: int | None = None, ray_workers: int = RAY_WORKERS,
-        use_ray: bool = True, sdk_fast_path: bool = False) -> StudiesResult:
+        use_ray: bool = True, sdk_walk: bool = False) -> StudiesResult:
     """Measure the floor and every row (and Ray's overhead at zero latency when Ray can run).
 
-    ``sdk_fast_path`` sets ``"sdk_fast_path": True`` in the agents' ``llm_config`` (less CPU per request).
+    ``sdk_walk`` sets ``"sdk_fast_path": False`` in the agents' ``llm_config`` (the typed walk on every request).
     """
     ray_chats = sequential_chats if ray_chats is None else ray_chats
     for name, value, least in (("chats", chats, 1), ("sequential_chats", sequential_chats, 1), ("rounds", rounds, 2),
@@ -331,7 +333,7 @@ def run(chats: int = CHATS, sequential_chats: int = SEQUENTIAL_CHATS, concurrenc
     ray_note = ray_status() if use_ray else "left out (--no-ray)"
 
     def row(kind: str, base_url: str, count: int = 0, level: int = 1) -> dict[str, Any]:
-        return run_row(kind, base_url, rounds, count, level, ray_workers, sdk_fast_path)
+        return run_row(kind, base_url, rounds, count, level, ray_workers, sdk_walk)
 
     with ServerProcess(latency) as server:
         one_chat = row("floor", server.base_url)["one_chat"]
@@ -347,7 +349,7 @@ def run(chats: int = CHATS, sequential_chats: int = SEQUENTIAL_CHATS, concurrenc
                 rows.append(ray_row)
         except SetupError as exc:
             ray_note, zero = f"Ray failed: {str(exc).splitlines()[-1]}", None
-    return StudiesResult(chats, rounds, latency, one_chat, rows, ray_note, zero, sdk_fast_path)
+    return StudiesResult(chats, rounds, latency, one_chat, rows, ray_note, zero, sdk_walk)
 
 
 def ray_overhead(result: StudiesResult) -> float | None:
@@ -448,7 +450,7 @@ def format_report(result: StudiesResult) -> list[str]:
                      f"{_ratio(row, result.one_chat):.2f}x"])
     lines = [(f"Studies: run_group_chats of {result.chats:,} chats, {result.rounds} messages each "
               f"({model_calls_per_chat(result.rounds)} model answers), round_robin, scripted server with "
-              f"{result.latency * 1000:.0f} ms per answer{', sdk_fast_path' if result.sdk_fast_path else ''}; "
+              f"{result.latency * 1000:.0f} ms per answer{', sdk_fast_path False' if result.sdk_walk else ''}; "
               f"one chat alone (the latency floor): {result.one_chat:.3f} s"),
              *_table(header, body)]
     if projected:
@@ -507,8 +509,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--ray-workers", type=int, default=RAY_WORKERS,
                         help=f"CPUs of the local Ray instance (default {RAY_WORKERS})")
     parser.add_argument("--no-ray", action="store_true", help="leave the Ray rows out")
-    parser.add_argument("--sdk-fast-path", action="store_true",
-                        help='"sdk_fast_path": True in the agents\' llm_config (skips the SDK\'s typed walk)')
+    parser.add_argument("--sdk-walk", action="store_true",
+                        help='"sdk_fast_path": False in the agents\' llm_config (every request through the SDK\'s '
+                             "typed walk, the route taken while a tracing tool watches the SDK)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     # Child-process modes: the server, and one row.
     parser.add_argument("--serve", type=float, default=None, metavar="LATENCY", help=argparse.SUPPRESS)
@@ -534,7 +537,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = args.concurrency if args.concurrency is not None else list(quick.get("concurrency", CONCURRENCY))
     try:
         result = run(chats, sequential, levels, args.rounds, args.latency, args.ray_chats, args.ray_workers,
-                     not args.no_ray, args.sdk_fast_path)
+                     not args.no_ray, args.sdk_walk)
     except ValueError as exc:
         parser.error(str(exc))
     except (SetupError, OSError, subprocess.TimeoutExpired) as exc:

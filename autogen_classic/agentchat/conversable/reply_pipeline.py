@@ -82,7 +82,7 @@ class ReplyPipelineMixin:
             ignore_async_in_sync_chat: skip this async function in sync chats instead of raising.
             remove_other_reply_funcs: remove every other reply function first.
         """
-        if not isinstance(trigger, (type, str, Agent, list)) and not callable(trigger) and trigger is not None:
+        if not (trigger is None or isinstance(trigger, (type, str, list)) or callable(trigger) or is_agent(trigger)):
             raise ValueError("trigger must be a class, a string, an agent, a callable or a list.")
         if not callable(reply_func):
             raise TypeError(f"reply_func must be callable; got {type(reply_func).__name__}.")

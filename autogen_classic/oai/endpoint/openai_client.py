@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 import os
@@ -13,7 +12,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import openai
-import pydantic
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
 from ...exception_utils import InvalidArgumentError
@@ -22,6 +20,7 @@ from ..errors import MalformedResponseError
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
 from .request import SDK_FAST_PATH_KEY, response_format_param
+from .sdk_route import fast_path_params, fast_path_setting, parsed_completion, sdk_is_watched
 from .sdk_parameters import create_parameters
 from ..secrets import is_valid_api_key
 from .streaming import StreamAccumulator
@@ -68,61 +67,12 @@ AZURE_CLIENT_KEYS = frozenset(
 )
 
 
-# With ``sdk_fast_path``: request parameters sent past the SDK's per-request type walk (see ``_fast_path_params``).
-_PLAIN_JSON_PARAMETERS = ("messages", "tools", "functions")
-
-
 def _is_async_http_client(client: Any) -> bool:
     return client is not None and inspect.iscoroutinefunction(getattr(client, "aclose", None))
 
 
-def _fast_path_setting(config: Mapping[str, Any]) -> bool:
-    value = config.get(SDK_FAST_PATH_KEY)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ValueError(
-            f"Invalid llm_config: {SDK_FAST_PATH_KEY!r} must be True or False, got {type(value).__name__} "
-            f"{value!r}. True sends messages and tools past the openai SDK's per-request processing (faster, "
-            "but tracing tools wrapping chat.completions.create then record no messages or tools)."
-        )
-    return value
-
-
-def _fast_path_params(params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with messages, tools and functions moved into ``extra_body``.
-
-    The SDK checks every message (and tool) against its typed schema before sending: about 1.4 ms of
-    CPU per request for a four-message chat, 7 ms for twenty, the largest cost of a request besides
-    the network. They are plain JSON already, and the SDK merges ``extra_body`` into the body as is,
-    so the server receives the same body. Wrappers of ``create`` then see ``messages=[]``.
-    """
-    plain = {key: params[key] for key in _PLAIN_JSON_PARAMETERS if key in params}
-    if not plain:
-        return params
-    rest = {k: v for k, v in params.items() if k not in plain}
-    return {**rest, "messages": [], "extra_body": {**plain, **(params.get("extra_body") or {})}}
-
-
 _NAME_ERROR = re.compile(r"Invalid 'messages\[\d+\]\.name': string does not match pattern.")
 _LOCAL_PLACEHOLDER_KEY = "not-needed"
-
-
-def _parsed_completion(raw: Any) -> Any:
-    """The ``ChatCompletion`` in a raw SDK response, validated by pydantic-core when the body allows.
-
-    The SDK builds its response objects field by field in Python (about 60 us for a short completion,
-    and more CPU in its response handling around it); pydantic's compiled validator reads the same JSON in
-    a few microseconds and gives an equal object. A body it refuses (a missing field, an unknown
-    finish reason from some server) goes the SDK's own lenient way, so what is accepted is unchanged.
-    """
-    try:
-        completion = ChatCompletion.model_validate_json(raw.http_response.content)
-    except (pydantic.ValidationError, ValueError, AttributeError):
-        return raw.parse()
-    with contextlib.suppress(Exception):  # the SDK keeps the server's request id on what it returns
-        completion._request_id = raw.http_response.headers.get("x-request-id")
-    return completion
 
 
 def _default_azure_token_provider() -> Any:
@@ -148,6 +98,38 @@ def check_completion(response: Any) -> ChatCompletion:
         if getattr(choice, "message", None) is None:
             raise MalformedResponseError("a choice has no message")
     return response
+
+
+# Per event loop: its async SDK clients by their settings. Endpoints with equal settings (every agent of
+# a study, built afresh for each chat) share one, instead of building one each on their first request.
+_loop_sdk_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def _settings_key(is_azure: bool, kwargs: Mapping[str, Any]) -> Any:
+    """A hashable key equal for equal client settings; None when a setting cannot be compared so."""
+    items = []
+    for name, value in sorted(kwargs.items()):
+        if isinstance(value, Mapping):
+            value = tuple(sorted(value.items()))
+        try:
+            hash(value)
+        except TypeError:
+            return None
+        items.append((name, value))
+    return is_azure, tuple(items)
+
+
+async def _loop_sdk_client(loop: asyncio.AbstractEventLoop, is_azure: bool, kwargs: dict[str, Any]) -> Any:
+    key = _settings_key(is_azure, kwargs)
+    shared = _loop_sdk_clients.setdefault(loop, {})
+    client = shared.get(key) if key is not None else None
+    if client is None or client._client.is_closed:  # after the loop closed its pool, a new client on a new pool
+        if not _is_async_http_client(kwargs.get("http_client")):  # the config's own async client is used as is
+            kwargs = {**kwargs, "http_client": await loop_http_client()}
+        client = openai.AsyncAzureOpenAI(**kwargs) if is_azure else openai.AsyncOpenAI(**kwargs)
+        if key is not None:
+            shared[key] = client
+    return client
 
 
 class OpenAIClient:
@@ -185,7 +167,7 @@ class OpenAIClient:
         config = client
         self.api_type: str = str(config.get("api_type") or "openai")
         self.model: str | None = config.get("model")
-        self.sdk_fast_path: bool = _fast_path_setting(config)
+        self.sdk_fast_path: bool | None = fast_path_setting(config)
         self.provider: Provider | None = None if self.is_azure else provider_for(config)
         keys = CLIENT_KEYS | (AZURE_CLIENT_KEYS if self.is_azure else frozenset())
         kwargs = {k: v for k, v in config.items() if k in keys and v is not None}
@@ -199,15 +181,29 @@ class OpenAIClient:
         self.base_url: str = str(
             kwargs.get("azure_endpoint") or kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT") or ""
         )
-        # A config's http_client serves the side it was made for (sync or async); the other side gets the default.
-        own = kwargs.get("http_client")
-        sync_kwargs = kwargs
-        if own is None or _is_async_http_client(own):
-            sync_kwargs = {**kwargs, "http_client": sync_http_client()}
-        self._client: openai.OpenAI | openai.AzureOpenAI = (
-            openai.AzureOpenAI(**sync_kwargs) if self.is_azure else openai.OpenAI(**sync_kwargs)
-        )
+        # The sync SDK client is built on the first sync request: a study running thousands of agents on
+        # the async path never pays for one. Azure settings and a config's own HTTP client are checked
+        # by the SDK as the client is built, so those are built now, as in classic AutoGen.
+        self._sync_sdk: openai.OpenAI | openai.AzureOpenAI | None = None
+        if self.is_azure or "http_client" in kwargs:
+            self._sync_sdk = self._new_sync_sdk()
         self._warn_on_key_shape()
+
+    def _new_sync_sdk(self) -> openai.OpenAI | openai.AzureOpenAI:
+        # A config's http_client serves the side it was made for (sync or async); the other side gets the default.
+        kwargs = self._kwargs
+        own = kwargs.get("http_client")
+        if own is None or _is_async_http_client(own):
+            kwargs = {**kwargs, "http_client": sync_http_client()}
+        return openai.AzureOpenAI(**kwargs) if self.is_azure else openai.OpenAI(**kwargs)
+
+    @property
+    def _client(self) -> openai.OpenAI | openai.AzureOpenAI:
+        """The sync SDK client (built on first use)."""
+        sdk = self._sync_sdk
+        if sdk is None:
+            sdk = self._sync_sdk = self._new_sync_sdk()
+        return sdk
 
     def _wrap(self, client: openai.OpenAI | openai.AzureOpenAI) -> None:
         """Serve requests through a ready SDK client (async requests run it in a worker thread)."""
@@ -219,13 +215,13 @@ class OpenAIClient:
         self._wrapped = True
         self.max_retries = int(client.max_retries)
         self.base_url = str(client.base_url)
-        self._client = client
+        self._sync_sdk = client
         self._warn_on_key_shape()
 
     def _warn_on_key_shape(self) -> None:
         if self.is_azure or not self.base_url.startswith(OPEN_API_BASE_URL_PREFIX):
             return
-        key = self._client.api_key
+        key = self._kwargs.get("api_key")
         if isinstance(key, str) and not is_valid_api_key(key):
             logger.warning(
                 "The API key specified is not a valid OpenAI format; it won't work with the OpenAI-hosted model."
@@ -303,11 +299,7 @@ class OpenAIClient:
         loop = asyncio.get_running_loop()
         client = self._async_clients.get(loop)
         if client is None:
-            kwargs = self._kwargs
-            if not _is_async_http_client(kwargs.get("http_client")):  # the config's own async client is used as is
-                kwargs = {**kwargs, "http_client": await loop_http_client()}
-            client = openai.AsyncAzureOpenAI(**kwargs) if self.is_azure else openai.AsyncOpenAI(**kwargs)
-            self._async_clients[loop] = client
+            client = self._async_clients[loop] = await _loop_sdk_client(loop, self.is_azure, self._kwargs)
         return client
 
     def _request_params(self, params_in: dict[str, Any]) -> dict[str, Any]:
@@ -361,21 +353,22 @@ class OpenAIClient:
     def create(self, params: dict[str, Any]) -> ChatCompletion:
         """Send one chat-completions request (streamed when ``params["stream"]`` is true)."""
         params = self._request_params(params)
-        completions = self._client.chat.completions  # looked up per call: wrappers installed later are used
+        sdk = self._client
+        completions = sdk.chat.completions  # looked up per call: wrappers installed later are used
         try:
             if params.get("stream"):
                 accumulator = StreamAccumulator()
                 try:
-                    for chunk in completions.create(**self._sent(params)):
+                    for chunk in completions.create(**self._sent(params, sdk, completions)):
                         accumulator.add(chunk)
                 except BaseException:
                     accumulator.finish(interrupted=True)
                     raise
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
-            if self.sdk_fast_path:
-                raw = completions.with_raw_response.create(**_fast_path_params(params))
-                return check_completion(_parsed_completion(raw))
+            if self._past_the_walk(sdk, completions):
+                raw = completions.with_raw_response.create(**fast_path_params(params))
+                return check_completion(parsed_completion(raw))
             return check_completion(completions.create(**params))
         except openai.BadRequestError as err:
             translated = self._translate(err)
@@ -388,21 +381,22 @@ class OpenAIClient:
         if self._wrapped:  # a ready sync SDK client: its settings cannot be copied to an async one
             return await asyncio.to_thread(self.create, params)
         params = self._request_params(params)
-        completions = (await self._async_client()).chat.completions
+        sdk = await self._async_client()
+        completions = sdk.chat.completions
         try:
             if params.get("stream"):
                 accumulator = StreamAccumulator()
                 try:
-                    async for chunk in await completions.create(**self._sent(params)):
+                    async for chunk in await completions.create(**self._sent(params, sdk, completions)):
                         accumulator.add(chunk)
                 except BaseException:
                     accumulator.finish(interrupted=True)
                     raise
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
-            if self.sdk_fast_path:
-                raw = await completions.with_raw_response.create(**_fast_path_params(params))
-                return check_completion(_parsed_completion(raw))
+            if self._past_the_walk(sdk, completions):
+                raw = await completions.with_raw_response.create(**fast_path_params(params))
+                return check_completion(parsed_completion(raw))
             return check_completion(await completions.create(**params))
         except openai.APITimeoutError as err:
             corrected = connection_error_from_timeout(err)
@@ -415,9 +409,15 @@ class OpenAIClient:
                 raise
             raise translated from err
 
-    def _sent(self, params: dict[str, Any]) -> dict[str, Any]:
+    def _past_the_walk(self, sdk: Any, completions: Any) -> bool:
+        """Whether this request skips the SDK's typed walk of messages and tools (see ``sdk_route``)."""
+        if self.sdk_fast_path is None:
+            return not sdk_is_watched(sdk, completions)
+        return self.sdk_fast_path
+
+    def _sent(self, params: dict[str, Any], sdk: Any, completions: Any) -> dict[str, Any]:
         """The keyword arguments of ``create`` for ``params``: as they are, or past the SDK's type walk."""
-        return _fast_path_params(params) if self.sdk_fast_path else params
+        return fast_path_params(params) if self._past_the_walk(sdk, completions) else params
 
     def message_retrieval(self, response: ChatCompletion) -> list[str | ChatCompletionMessage]:
         """Return each choice's text, or its message object when it calls a tool or function.
