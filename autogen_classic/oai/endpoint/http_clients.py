@@ -33,12 +33,18 @@ __all__ = [
     "ASYNC_HTTP_ENV",
     "connection_error_from_timeout",
     "loop_http_client",
+    "sdk_http_library",
     "shared_ssl_context",
     "sync_http_client",
 ]
 
 ASYNC_HTTP_ENV = "AUTOGEN_CLASSIC_ASYNC_HTTP"
 _ASYNC_HTTP_CHOICES = ("aiohttp", "httpx")
+
+
+def sdk_http_library() -> Any:
+    """The HTTP library under the openai SDK's clients (``httpx``, or ``httpx2`` in newer SDK releases)."""
+    return importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0])
 
 
 @functools.lru_cache(maxsize=1)
@@ -50,8 +56,7 @@ def shared_ssl_context() -> ssl.SSLContext | bool:
     the SDK's own HTTP library, so certificates and ``SSL_CERT_FILE``/``SSL_CERT_DIR`` are honoured the
     same way (read once, when the first client is built).
     """
-    library = importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0])
-    create = getattr(library, "create_ssl_context", None)
+    create = getattr(sdk_http_library(), "create_ssl_context", None)
     if create is None:
         return True
     try:

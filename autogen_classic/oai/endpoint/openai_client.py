@@ -20,7 +20,16 @@ from ..errors import MalformedResponseError
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
 from .request import SDK_FAST_PATH_KEY, response_format_param
-from .sdk_route import fast_path_params, fast_path_setting, parsed_completion, sdk_is_watched
+from .sdk_route import (
+    completion_from_http,
+    fast_path_params,
+    fast_path_setting,
+    is_json_encoding_error,
+    parsed_completion,
+    post_arguments,
+    postable,
+    sdk_is_watched,
+)
 from .sdk_parameters import create_parameters
 from ..secrets import is_valid_api_key
 from .streaming import StreamAccumulator
@@ -367,6 +376,13 @@ class OpenAIClient:
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
             if self._past_the_walk(sdk, completions):
+                if postable(params, self.is_azure):
+                    try:
+                        return check_completion(completion_from_http(sdk.post(**post_arguments(params))))
+                    except TypeError as err:
+                        if not is_json_encoding_error(err):
+                            raise
+                        return check_completion(completions.create(**params))
                 raw = completions.with_raw_response.create(**fast_path_params(params))
                 return check_completion(parsed_completion(raw))
             return check_completion(completions.create(**params))
@@ -395,6 +411,13 @@ class OpenAIClient:
                 accumulator.finish()
                 return check_completion(accumulator.result(params))
             if self._past_the_walk(sdk, completions):
+                if postable(params, self.is_azure):
+                    try:
+                        return check_completion(completion_from_http(await sdk.post(**post_arguments(params))))
+                    except TypeError as err:
+                        if not is_json_encoding_error(err):
+                            raise
+                        return check_completion(await completions.create(**params))
                 raw = await completions.with_raw_response.create(**fast_path_params(params))
                 return check_completion(parsed_completion(raw))
             return check_completion(await completions.create(**params))

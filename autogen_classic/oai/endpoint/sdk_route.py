@@ -2,8 +2,12 @@
 
 The SDK's ``create`` checks every message and tool against its typed schema before sending: about
 1.5 ms of CPU per request for a short chat, 5-9 ms for twenty messages with tools, more than the
-rest of a request's client work. Messages and tools are plain JSON already, and the SDK merges
-``extra_body`` into the request body as it is, so sending them there gives the server the same body.
+rest of a request's client work. Messages and tools are plain JSON already. Past the walk, a request
+is the SDK client's own ``post`` of the same body to ``/chat/completions`` (the SDK's documented way
+to send a request it has no method for, with the client's key, headers, retries and timeouts), and
+the response body is read by pydantic's compiled validator. A stream, and an Azure request, send
+messages, tools and functions in ``extra_body`` of ``create`` instead, which the SDK merges into the
+body as they are. Either way the server receives the same body as through ``create``'s arguments.
 
 What decides the route (``sdk_fast_path`` in an ``llm_config`` or ``config_list`` entry):
 
@@ -28,9 +32,24 @@ import openai
 import pydantic
 from openai.types.chat import ChatCompletion
 
+from .http_clients import sdk_http_library
 from .request import SDK_FAST_PATH_KEY
 
-__all__ = ["fast_path_params", "fast_path_setting", "parsed_completion", "sdk_is_watched"]
+__all__ = [
+    "completion_from_http",
+    "fast_path_params",
+    "fast_path_setting",
+    "is_json_encoding_error",
+    "parsed_completion",
+    "post_arguments",
+    "postable",
+    "sdk_is_watched",
+]
+
+CHAT_COMPLETIONS_PATH = "/chat/completions"
+
+# create()'s arguments that are request options, not body fields.
+_OPTION_PARAMETERS = ("extra_headers", "extra_query", "extra_body", "timeout")
 
 # Request parameters sent past the SDK's per-request type walk.
 _PLAIN_JSON_PARAMETERS = ("messages", "tools", "functions")
@@ -96,3 +115,57 @@ def parsed_completion(raw: Any) -> Any:
     with contextlib.suppress(Exception):  # the SDK keeps the server's request id on what it returns
         completion._request_id = raw.http_response.headers.get("x-request-id")
     return completion
+
+
+def postable(params: Mapping[str, Any], is_azure: bool) -> bool:
+    """Whether a request past the walk can be the client's ``post`` (not a stream, not Azure's deployments).
+
+    A pydantic class as ``response_format`` goes through ``create``, whose own error names ``parse()``.
+    """
+    return not is_azure and not params.get("stream") and not isinstance(params.get("response_format"), type)
+
+
+def post_arguments(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of the SDK client's ``post`` for the request ``create(**params)`` would send."""
+    body = {key: value for key, value in params.items() if key not in _OPTION_PARAMETERS}
+    extra_body = params.get("extra_body")
+    if extra_body:
+        body.update(extra_body)  # the SDK merges extra_body over the body: its keys win
+    options: dict[str, Any] = {}
+    if params.get("extra_headers") is not None:
+        options["headers"] = params["extra_headers"]
+    if params.get("extra_query") is not None:
+        options["params"] = params["extra_query"]
+    if "timeout" in params:
+        options["timeout"] = params["timeout"]
+    return {"path": CHAT_COMPLETIONS_PATH, "body": body, "options": options, "cast_to": sdk_http_library().Response}
+
+
+def completion_from_http(response: Any) -> Any:
+    """The ``ChatCompletion`` in an HTTP response, read as the SDK reads one (leniently when pydantic refuses it).
+
+    A body that is not JSON is returned as its text, which ``check_completion`` refuses, as it refuses
+    what the SDK returns for such a body.
+    """
+    try:
+        completion = ChatCompletion.model_validate_json(response.content)
+    except (pydantic.ValidationError, ValueError):
+        try:
+            data = response.json()
+        except ValueError:
+            return response.text
+        if not isinstance(data, dict):
+            return data
+        completion = ChatCompletion.construct(**data)  # the SDK's lenient construction, nested models included
+    with contextlib.suppress(Exception):  # the SDK keeps the server's request id on what it returns
+        completion._request_id = response.headers.get("x-request-id")
+    return completion
+
+
+def is_json_encoding_error(err: TypeError) -> bool:
+    """Whether ``err`` is the JSON encoder refusing a value of the body (raised before anything is sent).
+
+    Such a body (a pydantic object inside a message, say) is retried through ``create``, whose typed walk
+    turns those values into JSON.
+    """
+    return "JSON serializable" in str(err)
