@@ -292,3 +292,62 @@ def test_dataframe_jsonl_and_parquet_round_trips(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow", reason="the dataframe extra (pyarrow) is not installed")
     back = pandas.read_parquet(records.to_parquet(tmp_path / "records.parquet"))
     pandas.testing.assert_frame_equal(back, frame)
+
+
+# ----------------------------------------------------------------- the collector's settings during a study
+def test_a_concurrent_study_freezes_the_old_heap_and_restores_the_collector_after() -> None:
+    import gc
+
+    seen: list[tuple[int, tuple[int, int, int]]] = []
+
+    def observed() -> GroupChat:
+        seen.append((gc.get_freeze_count(), gc.get_threshold()))
+        return make_random()
+
+    before = gc.get_threshold()
+    records = run_group_chats(observed, 4, message="Plan.", seed=1, concurrency=2, progress=False)
+    assert not any(record.failed for record in records)
+    assert all(frozen > 0 and thresholds[0] >= 10_000 for frozen, thresholds in seen)
+    assert (gc.get_freeze_count(), gc.get_threshold()) == (0, before)
+    # A failing study restores them too.
+    with pytest.raises(ZeroDivisionError):
+        run_group_chats(lambda: 1 / 0, 2, message="Plan.", concurrency=2, on_error="raise", progress=False)
+    assert (gc.get_freeze_count(), gc.get_threshold()) == (0, before)
+    # One chat at a time leaves the collector as it is.
+    seen.clear()
+    run_group_chats(observed, 2, message="Plan.", progress=False)
+    assert seen == [(0, before)] * 2
+
+
+def test_a_process_that_froze_objects_or_stopped_the_collector_is_left_as_it_is() -> None:
+    import gc
+
+    seen: list[tuple[int, tuple[int, int, int], bool]] = []
+
+    def observed() -> GroupChat:
+        seen.append((gc.get_freeze_count(), gc.get_threshold(), gc.isenabled()))
+        return make_random()
+
+    before = gc.get_threshold()
+    gc.freeze()
+    try:
+        run_group_chats(observed, 2, message="Plan.", concurrency=2, progress=False)
+        assert [(thresholds, enabled) for _, thresholds, enabled in seen] == [(before, True)] * 2
+        assert all(frozen > 0 for frozen, _, _ in seen) and gc.get_freeze_count() > 0  # still the caller's
+    finally:
+        gc.unfreeze()
+    seen.clear()
+    gc.disable()
+    try:
+        run_group_chats(observed, 2, message="Plan.", concurrency=2, progress=False)
+        assert seen == [(0, before, False)] * 2 and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_an_async_study_restores_the_collector() -> None:
+    import gc
+
+    before = gc.get_threshold()
+    records = asyncio.run(a_run_group_chats(make_random, 3, message="Plan.", concurrency=3, progress=False))
+    assert len(records) == 3 and (gc.get_freeze_count(), gc.get_threshold()) == (0, before)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import random
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any, Literal
 
 from ..agentchat.conversable_agent import ConversableAgent
 from ..agentchat.groupchat import GroupChat, GroupChatManager
+from .heap import study_heap
 from .progress import StudyProgress, wants_progress
 from .records import ChatRecord, method_name
 from .results import StudyResults, as_results
@@ -132,14 +134,15 @@ def _claim(chat: PreparedChat, busy: dict[int, int]) -> list[int]:
 
 
 def _run_in_new_loop(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        asyncio.run(_run_at_once(spec, runs, concurrency, keep))
-        return
-    # Called from a running event loop (a notebook cell): the chats get a loop of their own on a thread.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, _run_at_once(spec, runs, concurrency, keep)).result()
+    with study_heap():
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(_run_at_once(spec, runs, concurrency, keep))
+            return
+        # Called from a running event loop (a notebook cell): the chats get a loop of their own on a thread.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, _run_at_once(spec, runs, concurrency, keep)).result()
 
 
 # ----------------------------------------------------------------- the study
@@ -297,7 +300,8 @@ async def a_run_group_chats(
         name = str(err).rsplit(" ", 1)[-1]
         raise TypeError(f"a_run_group_chats got an unexpected argument {name}; it takes those of run_group_chats.") from None
     try:
-        await _run_at_once(spec, study.todo, concurrency, study.keep)
+        with study_heap() if concurrency > 1 else contextlib.nullcontext():
+            await _run_at_once(spec, study.todo, concurrency, study.keep)
     finally:
         results = study.outcome()
     return results

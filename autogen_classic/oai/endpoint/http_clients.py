@@ -42,6 +42,7 @@ ASYNC_HTTP_ENV = "AUTOGEN_CLASSIC_ASYNC_HTTP"
 _ASYNC_HTTP_CHOICES = ("aiohttp", "httpx")
 
 
+@functools.lru_cache(maxsize=1)
 def sdk_http_library() -> Any:
     """The HTTP library under the openai SDK's clients (``httpx``, or ``httpx2`` in newer SDK releases)."""
     return importlib.import_module(openai.DefaultHttpxClient.__mro__[1].__module__.partition(".")[0])
