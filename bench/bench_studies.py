@@ -12,8 +12,11 @@ Rows, each in a fresh interpreter (so its peak memory is its own, and one row's 
 - ``asyncio N``: ``concurrency=N`` for each N of ``--concurrency`` (default 10 50 200), on ``--chats`` (1,000);
 - ``ray``: ``backend="ray"`` on a local Ray instance of ``--ray-workers`` workers (default 2), on
   ``--ray-chats`` chats (default: ``--sequential-chats``), projected like the sequential row (each Ray
-  task runs one chat, so 2 workers run 2 chats at once). Its memory: the driver's peak RSS, and the
-  peak of the driver and every process of the Ray instance together (raylet, GCS, workers; summed PSS).
+  task runs one chat, so 2 workers run 2 chats at once);
+- ``ray, batched``: the same instance with ``concurrency=--ray-concurrency`` (default 100): each task
+  takes that many chats and runs them at once on asyncio in its worker, on ``--chats`` chats.
+  The Ray rows' memory: the driver's peak RSS, and the peak of the driver and every process of the
+  Ray instance together (raylet, GCS, workers; summed PSS).
 
 The latency floor is the time of one chat alone (median of 3, after a warm-up chat). A row's floor is
 that time for every wave of chats: ``ceil(chats / at once) x one chat``; the ratio is the row's wall
@@ -23,7 +26,8 @@ zero latency: Ray's worker-seconds per chat (wall time x workers / chats) minus 
 Target (printed, not enforced): asyncio at 200 within 3x of the latency floor.
 
 Usage: ``python bench/bench_studies.py [--quick] [--chats N] [--sequential-chats N] [--concurrency N ...]
-[--rounds N] [--latency SECONDS] [--ray-chats N] [--ray-workers N] [--no-ray] [--sdk-walk] [--json]``
+[--rounds N] [--latency SECONDS] [--ray-chats N] [--ray-workers N] [--ray-concurrency N] [--no-ray] [--sdk-walk]
+[--json]``
 
 The exit code is 0 whatever the numbers, 2 when the bench cannot run (the server or a row's process fails).
 """
@@ -52,6 +56,7 @@ CONCURRENCY = (10, 50, 200)
 ROUNDS = 6
 LATENCY = 0.1
 RAY_WORKERS = 2
+RAY_CONCURRENCY = 100
 QUICK = {"chats": 100, "sequential_chats": 10, "concurrency": (10, 50)}
 TARGET_CONCURRENCY = 200
 TARGET_RATIO = 3.0
@@ -194,7 +199,7 @@ def measure_row(kind: str, base_url: str, rounds: int, chats: int, concurrency: 
                 workers: int = RAY_WORKERS, sdk_walk: bool = False) -> dict[str, Any]:
     """Run one row's study (after a warm-up chat) and return its wall time, memory and completeness."""
     backend = "ray" if kind == "ray" else "local"
-    at_once = workers if kind == "ray" else concurrency
+    at_once = workers * concurrency if kind == "ray" else concurrency
     tree = TreeMemory() if kind == "ray" else None  # its sampling thread would take CPU from the other rows
     with tree if tree is not None else contextlib.nullcontext():
         if kind == "ray":
@@ -312,18 +317,20 @@ class StudiesResult:
     ray_note: str | None
     zero_latency: dict[str, Any] | None
     sdk_walk: bool = False
+    ray_concurrency: int = RAY_CONCURRENCY
 
 
 def run(chats: int = CHATS, sequential_chats: int = SEQUENTIAL_CHATS, concurrency: Sequence[int] = CONCURRENCY,
         rounds: int = ROUNDS, latency: float = LATENCY, ray_chats: int | None = None, ray_workers: int = RAY_WORKERS,
-        use_ray: bool = True, sdk_walk: bool = False) -> StudiesResult:
+        use_ray: bool = True, sdk_walk: bool = False, ray_concurrency: int = RAY_CONCURRENCY) -> StudiesResult:
     """Measure the floor and every row (and Ray's overhead at zero latency when Ray can run).
 
     ``sdk_walk`` sets ``"sdk_fast_path": False`` in the agents' ``llm_config`` (the typed walk on every request).
     """
     ray_chats = sequential_chats if ray_chats is None else ray_chats
     for name, value, least in (("chats", chats, 1), ("sequential_chats", sequential_chats, 1), ("rounds", rounds, 2),
-                               ("ray_chats", ray_chats, 1), ("ray_workers", ray_workers, 1)):
+                               ("ray_chats", ray_chats, 1), ("ray_workers", ray_workers, 1),
+                               ("ray_concurrency", ray_concurrency, 2)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ValueError(f"{name} must be an int >= {least}, got {value!r}")
     if not concurrency or any(isinstance(c, bool) or not isinstance(c, int) or c < 2 for c in concurrency):
@@ -342,14 +349,15 @@ def run(chats: int = CHATS, sequential_chats: int = SEQUENTIAL_CHATS, concurrenc
         zero = None
         try:  # Ray failing to start here is a finding of the table, not the end of the bench
             if ray_note is None:
-                ray_row = row("ray", server.base_url, min(ray_chats, chats))
+                ray_rows = [row("ray", server.base_url, min(ray_chats, chats)),
+                            row("ray", server.base_url, chats, ray_concurrency)]
                 with ServerProcess(0.0) as instant:
                     zero = {"sequential": row("sequential", instant.base_url, ray_chats),
                             "ray": row("ray", instant.base_url, ray_chats)}
-                rows.append(ray_row)
+                rows += ray_rows
         except SetupError as exc:
             ray_note, zero = f"Ray failed: {str(exc).splitlines()[-1]}", None
-    return StudiesResult(chats, rounds, latency, one_chat, rows, ray_note, zero, sdk_walk)
+    return StudiesResult(chats, rounds, latency, one_chat, rows, ray_note, zero, sdk_walk, ray_concurrency)
 
 
 def ray_overhead(result: StudiesResult) -> float | None:
@@ -364,12 +372,14 @@ def cluster_projection(result: StudiesResult, nodes: Sequence[int] = PROJECTED_N
                        latency: float = PROJECTED_LATENCY, cores: int = RAY_WORKERS) -> dict[str, Any] | None:
     """A projection, not a measurement: ``chats`` chats at ``latency`` seconds per answer on nodes of ``cores`` cores.
 
-    Ray runs one chat per task, so a worker is busy for the whole chat: ``answers x latency`` plus its
+    Ray with one chat per task: a worker is busy for the whole chat, ``answers x latency`` plus its
     measured worker-seconds per chat at zero latency (the chat's own work and Ray's overhead); a node
-    runs ``cores`` such tasks at once. For comparison, one process per node running its share on asyncio
-    at the highest concurrency measured: ``concurrency`` chats in flight, each taking ``answers x
-    latency``, capped by the highest rate any asyncio row reached here (those rows spend CPU, not waiting).
-    None when Ray was not measured.
+    runs ``cores`` such tasks at once. Ray with batches: a node has ``cores x concurrency`` chats in
+    flight, each taking ``answers x latency`` plus the chat's own time, capped by the rate the batched
+    row reached on this machine (a node of ``cores`` cores, the model server beside it). For comparison,
+    one process per node running its share on asyncio at the highest concurrency measured, capped by
+    the highest rate any asyncio row reached here (those rows spend CPU, not waiting). None when Ray
+    was not measured.
     """
     if result.zero_latency is None:
         return None
@@ -378,11 +388,19 @@ def cluster_projection(result: StudiesResult, nodes: Sequence[int] = PROJECTED_N
     task = answers * latency + zero_ray["wall"] * zero_ray["at_once"] / zero_ray["chats"]
     found: dict[str, Any] = {"chats": chats, "latency": latency, "cores": cores, "task_seconds": task,
                              "ray": {n: math.ceil(chats / (n * cores)) * task for n in nodes}}
+    one_chat = answers * latency + result.one_chat - answers * result.latency  # at the projected latency
+    batched = [row for row in result.rows if row["row"] == "ray" and row["concurrency"] > 1]
+    if batched:
+        row = batched[0]
+        cap = row["chats"] / row["wall"]
+        rate = min(cores * row["concurrency"] / one_chat, cap)
+        found["ray_batched"] = {"concurrency": row["concurrency"], "cap": cap, "rate": rate,
+                                "seconds": {n: chats / (n * rate) for n in nodes}}
     asyncio_rows = [row for row in result.rows if row["row"] == "asyncio"]
     if asyncio_rows:
         level = max(row["concurrency"] for row in asyncio_rows)
         cap = max(row["chats"] / row["wall"] for row in asyncio_rows)
-        rate = min(level / (answers * latency + result.one_chat - answers * result.latency), cap)
+        rate = min(level / one_chat, cap)
         found["asyncio"] = {"concurrency": level, "cap": cap, "rate": rate,
                             "seconds": {n: chats / (n * rate) for n in nodes}}
     return found
@@ -402,6 +420,11 @@ def _projection_lines(result: StudiesResult) -> list[str]:
              f"{found['cores']} cores"]
     ray = "; ".join(f"{n} node{'s' if n > 1 else ''}: {_duration(t)}" for n, t in found["ray"].items())
     lines.append(f"  ray, one chat per task, {found['cores']} per node ({found['task_seconds']:.2f} s per task): {ray}")
+    if "ray_batched" in found:
+        batch = found["ray_batched"]
+        times = "; ".join(f"{n} node{'s' if n > 1 else ''}: {_duration(t)}" for n, t in batch["seconds"].items())
+        lines.append(f"  ray, {batch['concurrency']} chats at once per task, {found['cores']} tasks per node "
+                     f"({batch['rate']:.1f} chats/s per node, capped at the {batch['cap']:.1f} measured): {times}")
     if "asyncio" in found:
         near = found["asyncio"]
         times = "; ".join(f"{n} node{'s' if n > 1 else ''}: {_duration(t)}" for n, t in near["seconds"].items())
@@ -416,7 +439,10 @@ def _seconds(value: float) -> str:
 
 def _label(row: dict[str, Any]) -> str:
     if row["row"] == "ray":
-        return f"ray, {row['at_once']} workers"
+        workers = row.get("workers", row["at_once"])
+        if row["concurrency"] > 1:
+            return f"ray, {workers} workers x {row['concurrency']} at once"
+        return f"ray, {workers} workers"
     return "sequential" if row["row"] == "sequential" else f"asyncio, concurrency {row['concurrency']}"
 
 
@@ -508,6 +534,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="chats of the Ray rows, projected to --chats (default: --sequential-chats)")
     parser.add_argument("--ray-workers", type=int, default=RAY_WORKERS,
                         help=f"CPUs of the local Ray instance (default {RAY_WORKERS})")
+    parser.add_argument("--ray-concurrency", type=int, default=RAY_CONCURRENCY,
+                        help=f"chats each Ray task runs at once in the batched Ray row (default {RAY_CONCURRENCY})")
     parser.add_argument("--no-ray", action="store_true", help="leave the Ray rows out")
     parser.add_argument("--sdk-walk", action="store_true",
                         help='"sdk_fast_path": False in the agents\' llm_config (every request through the SDK\'s '
@@ -537,7 +565,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     levels = args.concurrency if args.concurrency is not None else list(quick.get("concurrency", CONCURRENCY))
     try:
         result = run(chats, sequential, levels, args.rounds, args.latency, args.ray_chats, args.ray_workers,
-                     not args.no_ray, args.sdk_walk)
+                     not args.no_ray, args.sdk_walk, args.ray_concurrency)
     except ValueError as exc:
         parser.error(str(exc))
     except (SetupError, OSError, subprocess.TimeoutExpired) as exc:

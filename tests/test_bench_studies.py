@@ -13,7 +13,8 @@ from types import ModuleType
 import pytest
 from bench_scripts import load_bench_script
 
-TINY = ["--chats", "6", "--sequential-chats", "3", "--concurrency", "2", "3", "--rounds", "2", "--latency", "0.01"]
+TINY = ["--chats", "6", "--sequential-chats", "3", "--concurrency", "2", "3", "--rounds", "2", "--latency", "0.01",
+        "--ray-concurrency", "2"]
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +48,10 @@ def test_the_table_has_every_row_with_sane_numbers(studies: ModuleType, capsys: 
     assert one_chat >= 0.01  # at least the server's latency
     rows = _rows(out)
     expected = ["sequential", "asyncio, concurrency 2", "asyncio, concurrency 3"]
-    expected += ["ray, 2 workers"] if with_ray else []
+    expected += ["ray, 2 workers", "ray, 2 workers x 2 at once"] if with_ray else []
     assert list(rows) == expected
     for label, (chats, wall, cpu, rate, total, memory, floor, ratio) in rows.items():
-        assert int(chats) == (6 if label.startswith("asyncio") else 3)
+        assert int(chats) == (6 if label.startswith("asyncio") or label.endswith("at once") else 3)
         assert _number(wall) > 0 and _number(cpu) >= 0 and _number(floor) > 0
         assert _number(memory) > 10  # an interpreter with the package
         assert _number(rate) == pytest.approx(int(chats) / _number(wall), rel=0.1)  # cells are rounded
@@ -58,6 +59,8 @@ def test_the_table_has_every_row_with_sane_numbers(studies: ModuleType, capsys: 
         assert _number(ratio) > 0.5  # a row cannot beat the server's latency by much
     if with_ray:
         assert rows["ray, 2 workers"][5].endswith("+")  # the driver's memory, the whole instance's below
+        assert rows["ray, 2 workers x 2 at once"][5].endswith("+")
+        assert re.search(r"ray, 2 chats at once per task, 2 tasks per node \([\d.]+ chats/s per node", out)
         assert re.search(r"\+ ray: peak RSS of the driver alone; [\d,]+ MiB for the driver and the local Ray", out)
         assert re.search(r"Ray overhead per chat \(zero latency, 3 chats\): -?[\d,]+ ms", out)
     else:

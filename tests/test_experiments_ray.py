@@ -142,13 +142,15 @@ def test_ray_gives_the_records_of_a_local_run(
     one_by_one = run_group_chats(make, 8, **settings)
     at_once = run_group_chats(make, 8, concurrency=4, **settings)
     on_ray = run_group_chats(make, 8, backend="ray", **settings)
-    assert [r.run for r in on_ray] == list(range(8)) and not on_ray.failed
-    assert dicts(on_ray) == dicts(at_once) == dicts(one_by_one)
+    batched = run_group_chats(make, 8, backend="ray", concurrency=3, **settings)  # tasks of 3, 3 and 2 chats
+    assert [r.run for r in on_ray] == [r.run for r in batched] == list(range(8))
+    assert not on_ray.failed and not batched.failed
+    assert dicts(on_ray) == dicts(batched) == dicts(at_once) == dicts(one_by_one)
     if method == "random":
         assert len({tuple(r.speakers) for r in on_ray}) > 1
     if team == "model":
         assert all(r.agent_tokens > 0 for r in on_ray)
-        assert scripted_server.request_count == 3 * 8 * 4  # three studies, eight chats, four model replies
+        assert scripted_server.request_count == 4 * 8 * 4  # four studies, eight chats, four model replies
 
 
 def test_more_chats_than_tasks_in_flight(ray_cluster: None) -> None:
@@ -204,6 +206,34 @@ def test_failed_chats_are_records_and_the_study_goes_on(ray_cluster: None) -> No
     assert all(r.rounds == 6 for r in records if not r.failed)
     # The same chats fail, at the same point, one after another.
     assert dicts(records) == dicts(run_group_chats(local_chat, 12, on_error="record", **settings))
+
+
+def test_failed_chats_in_a_batch_are_records_and_the_batch_goes_on(ray_cluster: None) -> None:
+    settings: dict[str, Any] = dict(message="Go.", seed=5, speaker_selection_method=busy_critic, progress=False)
+    batched = run_group_chats(local_chat, 12, backend="ray", concurrency=4, **settings)
+    assert [r.run for r in batched] == list(range(12)) and 0 < len(batched.failed) < 12
+    assert dicts(batched) == dicts(run_group_chats(local_chat, 12, on_error="record", **settings))
+
+
+def chat_in_pid_file(pid_file: str) -> GroupChat:
+    with open(pid_file, "a") as handle:
+        handle.write(f"{os.getpid()}\n")
+    return local_chat()
+
+
+def test_a_batch_runs_its_chats_in_one_worker_at_once(ray_cluster: None, tmp_path: Path) -> None:
+    pids = tmp_path / "pids.txt"
+    records = run_group_chats(partial(chat_in_pid_file, str(pids)), 6, message="Go.", seed=3, backend="ray",
+                              concurrency=6, progress=False)
+    assert len(records) == 6 and not records.failed
+    assert len(set(pids.read_text().split())) == 1  # one task, one worker process, six chats
+
+
+def test_on_error_raise_gives_the_caller_the_chats_own_exception_from_a_batch(ray_cluster: None) -> None:
+    with pytest.raises(CriticBusy, match="the critic is busy") as info:
+        run_group_chats(local_chat, 12, message="Go.", seed=5, speaker_selection_method=busy_critic,
+                        backend="ray", concurrency=4, on_error="raise", progress=False)
+    assert type(info.value) is CriticBusy
 
 
 def test_on_error_raise_gives_the_caller_the_chats_own_exception(ray_cluster: None) -> None:

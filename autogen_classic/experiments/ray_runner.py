@@ -1,9 +1,12 @@
 """The chats of a study as Ray tasks (``run_group_chats(..., backend="ray")``).
 
-Every chat is one Ray task that calls :func:`.single.run_chat` in a worker process: the factory builds
-the agents there, so no agent object travels, only the study's settings (:class:`.single.ChatSpec`,
-pickled once with cloudpickle). At most a bounded window of tasks is in flight, so a study of
-thousands of chats keeps the driver's memory flat; records reach the driver as tasks finish.
+With ``concurrency=1`` every chat is one Ray task that calls :func:`.single.run_chat` in a worker
+process; with ``concurrency=N`` a task takes N chats and runs them at once on asyncio there
+(:mod:`.at_once`), so a worker overlaps its chats' waits on the model as the local runner does. The
+factory builds the agents in the worker, so no agent object travels, only the study's settings
+(:class:`.single.ChatSpec`, pickled once with cloudpickle). At most a bounded window of tasks is in
+flight, so a study of thousands of chats keeps the driver's memory flat; records reach the driver as
+tasks finish.
 
 The embedded model: each node runs at most one embedded-model server, shared by its tasks. A chat
 whose factory asks for it (``autogen_classic.local.llm_config()``) gets the base URL of its node's
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import itertools
+import math
 import logging
 import os
 import random
@@ -28,6 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..local.provided import use_provided_server
+from .at_once import run_at_once_in_new_loop
 from .records import ChatRecord
 from .single import ChatSpec, failed_to_build, run_chat
 
@@ -134,12 +139,13 @@ def _connect(ray: Any, address: str | None) -> None:
         _joined = address
 
 
-def _window(ray: Any) -> int:
+def _window(ray: Any, concurrency: int) -> int:
+    """Tasks in flight: twice the cluster's CPUs, and at least ``_MIN_WINDOW`` chats' worth."""
     try:
         cpus = int(ray.cluster_resources().get("CPU", 0))
     except Exception:
         cpus = 0
-    return max(_MIN_WINDOW, 2 * cpus)
+    return max(math.ceil(_MIN_WINDOW / concurrency), 2 * cpus)
 
 
 def _is_loopback(url: str) -> bool:
@@ -253,9 +259,8 @@ def _node_base_url(hosts: Any, driver_url: str | None, driver_node: str | None) 
         raise _cause(err) from None  # e.g. LocalModelUnavailableError, not Ray's wrapper
 
 
-# ----------------------------------------------------------------- one chat, in a worker
-def _run_in_worker(payload: bytes, run: int, hosts: Any, driver_server: DriverServer) -> ChatRecord:
-    """The Ray task of chat ``run``: load the study's settings, then build and run the chat here."""
+# ----------------------------------------------------------------- chats, in a worker
+def _load_spec(payload: bytes) -> ChatSpec:
     ray = _import_ray()
     try:
         spec: ChatSpec = ray.cloudpickle.loads(payload)
@@ -265,15 +270,32 @@ def _run_in_worker(payload: bytes, run: int, hosts: Any, driver_server: DriverSe
             "defining make_groupchat and the other settings must be importable on every node, e.g. with "
             "ray.init(runtime_env={'py_modules': [...]}) or by installing them there."
         ) from err
-    saved = random.getstate() if spec.seed is not None else None
-    if spec.seed is not None:
-        random.seed(spec.seed + run)  # as one after another: anything else drawing from `random` repeats too
-    try:
-        with use_provided_server(partial(_node_base_url, hosts, *driver_server)):
-            return run_chat(spec, run)
-    finally:
-        if saved is not None:
-            random.setstate(saved)
+    return spec
+
+
+def _run_in_worker(payload: bytes, runs: list[int], concurrency: int, hosts: Any,
+                   driver_server: DriverServer) -> list[ChatRecord]:
+    """The Ray task of chats ``runs``: load the study's settings, then build and run the chats here.
+
+    One chat runs on the sync path, as one after another; a batch runs ``concurrency`` at once on
+    asyncio, as the local runner does.
+    """
+    spec = _load_spec(payload)
+    records: list[ChatRecord] = []
+    with use_provided_server(partial(_node_base_url, hosts, *driver_server)):
+        if concurrency > 1:
+            run_at_once_in_new_loop(spec, runs, concurrency, records.append)
+            return records
+        for run in runs:
+            saved = random.getstate() if spec.seed is not None else None
+            if spec.seed is not None:
+                random.seed(spec.seed + run)  # as one after another: anything else drawing from `random` repeats
+            try:
+                records.append(run_chat(spec, run))
+            finally:
+                if saved is not None:
+                    random.setstate(saved)
+    return records
 
 
 def _cause(err: Any) -> BaseException:
@@ -281,27 +303,30 @@ def _cause(err: Any) -> BaseException:
     return cause if isinstance(cause, BaseException) else err
 
 
-def _outcome(ray: Any, spec: ChatSpec, run: int, ref: Any) -> ChatRecord:
+def _outcome(ray: Any, spec: ChatSpec, runs: list[int], ref: Any) -> list[ChatRecord]:
     try:
-        return ray.get(ref)
+        records: list[ChatRecord] = ray.get(ref)
+        return records
     except ray.exceptions.RayTaskError as err:
         cause = _cause(err)
         if spec.on_error == "raise" or isinstance(cause, WorkerSetupError):
             raise cause from err  # the chat's own exception type; Ray's text holds the remote traceback
-        return failed_to_build(spec, run, cause)
+        return [failed_to_build(spec, run, cause) for run in runs]
     except ray.exceptions.RayError as err:  # the worker died, the node was lost, ...
         if spec.on_error == "raise":
             raise
-        return failed_to_build(spec, run, err)
+        return [failed_to_build(spec, run, err) for run in runs]
 
 
-def run_on_ray(spec: ChatSpec, runs: list[int], *, address: str | None, keep: Keep) -> None:
+def run_on_ray(spec: ChatSpec, runs: list[int], *, address: str | None, keep: Keep, concurrency: int = 1) -> None:
     """Run chats ``runs`` of the study ``spec`` as Ray tasks; call ``keep(record)`` as each finishes.
 
     Uses the Ray instance this process is connected to; else joins ``address``, or starts a local
-    instance (no dashboard, quiet logs) that stays up for later studies. A bounded window of tasks is
-    in flight at once. With ``spec.on_error == "raise"`` the first chat that raises stops the study: its
-    exception (of the chat's own type) reaches the caller and the other tasks are cancelled.
+    instance (no dashboard, quiet logs) that stays up for later studies. With ``concurrency=1`` each
+    task runs one chat on the sync path; with more, each task takes ``concurrency`` chats and runs them
+    at once on asyncio in its worker. A bounded window of tasks is in flight at once. With
+    ``spec.on_error == "raise"`` the first chat that raises stops the study: its exception (of the
+    chat's own type) reaches the caller and the other tasks are cancelled.
     """
     global _task
     if not runs:
@@ -313,18 +338,19 @@ def run_on_ray(spec: ChatSpec, runs: list[int], *, address: str | None, keep: Ke
     payload = ray.put(ray.cloudpickle.dumps(spec))  # sent to the object store once, not once per chat
     driver = _driver_server(ray)
     hosts = embedded_model_hosts()  # one idle actor; a node's host and server start only when a chat asks
-    window = _window(ray)
-    todo = iter(runs)
-    pending: dict[Any, int] = {}
+    window = _window(ray, concurrency)
+    batches = (runs[start:start + concurrency] for start in range(0, len(runs), concurrency))
+    pending: dict[Any, list[int]] = {}
     try:
         while True:
-            for run in itertools.islice(todo, window - len(pending)):
-                pending[_task.remote(payload, run, hosts, driver)] = run
+            for batch in itertools.islice(batches, window - len(pending)):
+                pending[_task.remote(payload, batch, concurrency, hosts, driver)] = batch
             if not pending:
                 return
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                keep(_outcome(ray, spec, pending.pop(ref), ref))
+                for record in _outcome(ray, spec, pending.pop(ref), ref):
+                    keep(record)
     finally:
         for ref in pending:  # an error, or Ctrl-C: stop the chats still queued or running
             with suppress(Exception):  # never hide the error that got us here

@@ -9,8 +9,6 @@ chat is on disk before the next is counted, and a rerun skips the finished ones 
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import json
 import random
@@ -19,14 +17,15 @@ from typing import Any, Literal
 
 from ..agentchat.conversable_agent import ConversableAgent
 from ..agentchat.groupchat import GroupChat, GroupChatManager
+from .at_once import SharedAgentError, run_at_once, run_at_once_in_new_loop
 from .heap import study_heap
 from .progress import StudyProgress, wants_progress
 from .records import ChatRecord, method_name
 from .results import StudyResults, as_results
 from .run_dir import RunDirectory
-from .single import ChatSpec, PreparedChat, prepare
+from .single import ChatSpec, prepare
 
-__all__ = ["a_run_group_chats", "run_group_chats"]
+__all__ = ["SharedAgentError", "a_run_group_chats", "run_group_chats"]
 
 _ON_ERROR = ("raise", "record")
 _BACKENDS = ("local", "ray")
@@ -85,64 +84,6 @@ def _run_one_after_another(spec: ChatSpec, runs: list[int], keep: Keep) -> None:
     finally:
         if saved is not None:
             random.setstate(saved)
-
-
-class SharedAgentError(ValueError):
-    """Two chats running at once talk through the same agent object."""
-
-
-async def _run_at_once(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
-    gate = asyncio.Semaphore(concurrency)
-    busy: dict[int, int] = {}  # id(agent) -> the run using it
-
-    async def one(run: int) -> None:
-        async with gate:
-            chat = prepare(spec, run)
-            if isinstance(chat, ChatRecord):
-                keep(chat)
-                return
-            claimed = _claim(chat, busy)
-            try:
-                record = await chat.a_run()
-            finally:
-                for key in claimed:
-                    busy.pop(key, None)
-            keep(record)
-
-    tasks = [asyncio.ensure_future(one(run)) for run in runs]
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-
-
-def _claim(chat: PreparedChat, busy: dict[int, int]) -> list[int]:
-    claimed = []
-    for agent in chat.agents():
-        other = busy.get(id(agent))
-        if other is not None and other != chat.run_index:
-            for key in claimed:
-                busy.pop(key, None)
-            raise SharedAgentError(
-                f"chats {other} and {chat.run_index} both talk through the agent {agent.name!r}: with concurrency "
-                "> 1, make_groupchat must build new agents for every chat (or run with concurrency=1)."
-            )
-        busy[id(agent)] = chat.run_index
-        claimed.append(id(agent))
-    return claimed
-
-
-def _run_in_new_loop(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
-    with study_heap():
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            asyncio.run(_run_at_once(spec, runs, concurrency, keep))
-            return
-        # Called from a running event loop (a notebook cell): the chats get a loop of their own on a thread.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(asyncio.run, _run_at_once(spec, runs, concurrency, keep)).result()
 
 
 # ----------------------------------------------------------------- the study
@@ -239,7 +180,8 @@ def run_group_chats(
             as failed (``error`` says ``"ExceptionType: message"``, ``messages`` hold the transcript up to
             then). Default: "record" with ``concurrency > 1``, ``run_dir`` or Ray, else "raise".
         concurrency: how many chats run at once (on asyncio, through the async chat path); 1 runs them
-            one after another on the sync path.
+            one after another on the sync path. With ``backend="ray"``: the chats each Ray task runs at
+            once (1: a task per chat, on the sync path).
         progress: a progress bar (done, failed, rate): True, False, or None to show it when standard
             error is a terminal or the code runs in a notebook.
         run_dir: a directory the study writes as it goes (``study.json``, ``records.jsonl``): running the
@@ -266,11 +208,11 @@ def run_group_chats(
         if backend == "ray":
             from .ray_runner import run_on_ray
 
-            run_on_ray(spec, study.todo, address=address, keep=study.keep)
+            run_on_ray(spec, study.todo, address=address, keep=study.keep, concurrency=concurrency)
         elif concurrency == 1:
             _run_one_after_another(spec, study.todo, study.keep)
         else:
-            _run_in_new_loop(spec, study.todo, concurrency, study.keep)
+            run_at_once_in_new_loop(spec, study.todo, concurrency, study.keep)
     finally:
         results = study.outcome()
     return results
@@ -301,7 +243,7 @@ async def a_run_group_chats(
         raise TypeError(f"a_run_group_chats got an unexpected argument {name}; it takes those of run_group_chats.") from None
     try:
         with study_heap() if concurrency > 1 else contextlib.nullcontext():
-            await _run_at_once(spec, study.todo, concurrency, study.keep)
+            await run_at_once(spec, study.todo, concurrency, study.keep)
     finally:
         results = study.outcome()
     return results
