@@ -220,3 +220,19 @@ def test_config_list_openai_aoai_prefers_key_files_and_leaves_environment_alone(
     import os
 
     assert "OPENAI_API_KEY" not in os.environ
+
+
+def test_an_entry_found_valid_is_remembered_by_content_and_a_bad_one_is_never() -> None:
+    from autogen_classic.oai.configuration import config as config_module
+
+    good = {"model": "gpt-4o-mini", "api_key": "sk-remembered", "max_tokens": 10}
+    first = config_module.validate_config_entry(good)
+    assert first == good and first is not good
+    assert config_module._hashable_entry(good) in config_module._VALID_ENTRIES
+    assert config_module.validate_config_entry(dict(good)) == good  # equal content: no new validation needed
+    bad = {**good, "max_tokens": "ten"}
+    for _ in range(2):  # refused every time, never remembered
+        with pytest.raises(ValueError, match="max_tokens"):
+            config_module.validate_config_entry(bad)
+    assert config_module._hashable_entry(bad) not in config_module._VALID_ENTRIES
+    assert config_module._hashable_entry({"model": "m", "default_headers": {"X": "1"}}) is None  # not remembered

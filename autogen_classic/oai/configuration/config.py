@@ -239,11 +239,33 @@ def validate_config_entry(entry: Mapping[str, Any], index: int = 0) -> dict[str,
             f"Invalid llm_config:\n  config_list[{index}]: must be a dict (got {type(entry).__name__}); "
             f"{_HINTS['config_list']}."
         )
-    try:
-        ConfigEntry.model_validate(dict(entry))
-    except ValidationError as err:
-        raise ValueError(_format_errors(err, f"config_list[{index}].", entry)) from None
+    key = _hashable_entry(entry)
+    if key is None or key not in _VALID_ENTRIES:
+        try:
+            ConfigEntry.model_validate(dict(entry))
+        except ValidationError as err:
+            raise ValueError(_format_errors(err, f"config_list[{index}].", entry)) from None
+        if key is not None:
+            _VALID_ENTRIES[key] = None
+            if len(_VALID_ENTRIES) > _VALID_ENTRIES_KEPT:
+                del _VALID_ENTRIES[next(iter(_VALID_ENTRIES))]  # the oldest
     return dict(entry)
+
+
+# Entries found valid, by content: a study builds its agents afresh for every chat from the same
+# config_list, and each agent validated the same entries again. Only entries of plain hashable values.
+_VALID_ENTRIES: dict[Any, None] = {}
+_VALID_ENTRIES_KEPT = 256
+
+
+def _hashable_entry(entry: Mapping[str, Any]) -> Any:
+    """``entry``'s items as a hashable key (types included, so 1 and True differ); None when a value is not."""
+    try:
+        key = tuple(sorted((name, type(value), value) for name, value in entry.items()))
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def validate_llm_config(llm_config: Mapping[str, Any]) -> dict[str, Any]:

@@ -148,11 +148,11 @@ class OpenAIClient:
         client: the merged ``config_list`` entry (``model``, ``api_key``, ``base_url``,
             ``api_type``, ``api_version``, ``timeout``, ``max_retries``, ``default_headers``, ...),
             as ``OpenAIWrapper`` builds it; or, as in the classic package, a ready ``openai.OpenAI``
-            / ``openai.AzureOpenAI`` client to wrap. Every request parameter the SDK has goes to
-            ``chat.completions.create`` as its own keyword argument, so tracing tools that wrap it
-            see the request. ``"sdk_fast_path": True`` in the entry sends messages, tools and
-            functions in ``extra_body`` instead and reads the response body directly (less CPU per
-            request; wrappers of ``create`` then see ``messages=[]`` and no tools).
+            / ``openai.AzureOpenAI`` client to wrap. While a tracing tool (or any wrapper) wraps the
+            SDK, every request parameter the SDK has goes to ``chat.completions.create`` as its own
+            keyword argument, so the tool sees the request; while nothing does, a request skips the
+            SDK's typed walk of messages and tools (same body, less CPU). ``"sdk_fast_path"`` in the
+            entry fixes the route: False always through ``create``, True never (see ``sdk_route``).
         response_format: a pydantic model (or JSON-schema dict) every request asks for; replies
             are shown through its ``format()`` method when it has one.
 
