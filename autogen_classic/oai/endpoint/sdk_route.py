@@ -144,15 +144,18 @@ def post_arguments(params: Mapping[str, Any]) -> dict[str, Any]:
 def completion_from_http(response: Any) -> Any:
     """The ``ChatCompletion`` in an HTTP response, read as the SDK reads one (leniently when pydantic refuses it).
 
-    A body that is not JSON is returned as its text, which ``check_completion`` refuses, as it refuses
-    what the SDK returns for such a body.
+    As in the SDK: a body that is not JSON raises the JSON decoder's error when the response says it is
+    JSON, and is returned as its text otherwise (which ``check_completion`` refuses).
     """
     try:
         completion = ChatCompletion.model_validate_json(response.content)
     except (pydantic.ValidationError, ValueError):
+        content_type = response.headers.get("content-type", "*").split(";")[0]
         try:
             data = response.json()
         except ValueError:
+            if content_type.endswith("json"):
+                raise
             return response.text
         if not isinstance(data, dict):
             return data
