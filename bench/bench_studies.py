@@ -225,16 +225,16 @@ def measure_row(kind: str, base_url: str, rounds: int, chats: int, concurrency: 
 
 
 def _row_main(args: argparse.Namespace) -> int:
-    """Child-process mode (``--row``): measure one row and print it as one JSON line."""
-    from autogen_classic.io.base import IOStream
-    from autogen_classic.testing.io import ScriptedIOStream
+    """Child-process mode (``--row``): measure one row and print it as one JSON line.
 
-    with IOStream.set_default(ScriptedIOStream()):
-        if args.row == "floor":
-            found = measure_floor(args.base_url, args.rounds, sdk_walk=args.sdk_walk)
-        else:
-            found = measure_row(args.row, args.base_url, args.rounds, args.chats, args.row_concurrency,
-                                args.ray_workers, args.sdk_walk)
+    The chats run with the default output stream, the console, as in a user's script (``silent=True``:
+    they print nothing); the parent reads the last line.
+    """
+    if args.row == "floor":
+        found = measure_floor(args.base_url, args.rounds, sdk_walk=args.sdk_walk)
+    else:
+        found = measure_row(args.row, args.base_url, args.rounds, args.chats, args.row_concurrency,
+                            args.ray_workers, args.sdk_walk)
     print(json.dumps(found), flush=True)
     return 0
 

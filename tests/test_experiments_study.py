@@ -351,3 +351,20 @@ def test_an_async_study_restores_the_collector() -> None:
     before = gc.get_threshold()
     records = asyncio.run(a_run_group_chats(make_random, 3, message="Plan.", concurrency=3, progress=False))
     assert len(records) == 3 and (gc.get_freeze_count(), gc.get_threshold()) == (0, before)
+
+
+def test_a_refused_endpoint_is_reported_as_such_by_a_concurrent_study(dead_base_url: str) -> None:
+    """The failed record names the connection refusal, not a leftover of the runner's own start-up."""
+    entry = {"model": "m", "base_url": dead_base_url, "api_key": "sk-test", "max_retries": 0}
+
+    def make() -> GroupChat:
+        agents = [ConversableAgent(name, llm_config={"config_list": [entry], "cache_seed": None},
+                                   human_input_mode="NEVER") for name in NAMES[:2]]
+        return GroupChat(agents=agents, messages=[], max_round=3, speaker_selection_method="round_robin")
+
+    records = run_group_chats(make, 2, message="Plan.", concurrency=2, progress=False)
+    assert len(records.failed) == 2
+    for record in records.failed:
+        assert f"m at {dead_base_url}: connection failed (" in record.error
+        assert "Connection refused" in record.error or "Connect call failed" in record.error
+        assert "RuntimeError" not in record.error

@@ -186,8 +186,10 @@ def _print_executed(
 def _run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run ``coro`` to completion from sync code, even when this thread already runs an event loop."""
     try:
-        asyncio.get_running_loop()
+        running = asyncio.get_running_loop()
     except RuntimeError:
+        running = None
+    if running is None:  # run outside the except block, so its errors do not carry this RuntimeError along
         return asyncio.run(coro)
     # A running loop cannot be re-entered: use a worker thread with its own loop, keeping
     # the caller's context (so the default IOStream stays the same).

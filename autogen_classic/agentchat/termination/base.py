@@ -27,8 +27,10 @@ def run_sync(awaitable: Awaitable[T]) -> T:
         return await awaitable
 
     try:
-        asyncio.get_running_loop()
+        running = asyncio.get_running_loop()
     except RuntimeError:
+        running = None
+    if running is None:  # run outside the except block, so its errors do not carry this RuntimeError along
         return asyncio.run(wait())
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, wait()).result()
