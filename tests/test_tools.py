@@ -598,12 +598,12 @@ def test_format_json_str(raw: str, parsed: dict[str, Any]) -> None:
 def test_an_async_tool_run_from_sync_code_raises_its_own_error_without_a_stray_context() -> None:
     """The error of a coroutine run from sync code carries no leftover of the check for a running loop."""
     from autogen_classic.agentchat.termination.base import run_sync
-    from autogen_classic.tools.execution import _run_coroutine_sync
+    from autogen_classic.tools.execution import run_coroutine_sync
 
     async def failing() -> str:
         raise ValueError("the tool failed")
 
-    for runner in (_run_coroutine_sync, run_sync):
+    for runner in (run_coroutine_sync, run_sync):
         with pytest.raises(ValueError, match="the tool failed") as info:
             runner(failing())
         assert info.value.__context__ is None and info.value.__cause__ is None

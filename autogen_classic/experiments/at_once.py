@@ -10,9 +10,9 @@ alone (:func:`.heap.study_heap`).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 from collections.abc import Callable
 
+from ..tools.execution import run_coroutine_sync
 from .heap import study_heap
 from .records import ChatRecord
 from .single import ChatSpec, PreparedChat, prepare
@@ -72,19 +72,4 @@ def _claim(chat: PreparedChat, busy: dict[int, int]) -> list[int]:
 def run_at_once_in_new_loop(spec: ChatSpec, runs: list[int], concurrency: int, keep: Keep) -> None:
     """:func:`run_at_once` on an event loop of its own (on a thread when this thread already runs one)."""
     with study_heap():
-        if not _loop_running():
-            asyncio.run(run_at_once(spec, runs, concurrency, keep))
-            return
-        # Called from a running event loop (a notebook cell): the chats get a loop of their own on a thread.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(asyncio.run, run_at_once(spec, runs, concurrency, keep)).result()
-
-
-def _loop_running() -> bool:
-    # Asked apart from the chats: run inside the `except` block, every error of every chat would carry
-    # this RuntimeError as its context, and error reports naming the root cause would name it.
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True
+        run_coroutine_sync(run_at_once(spec, runs, concurrency, keep))

@@ -32,6 +32,7 @@ __all__ = [
     "format_json_str",
     "function_call_reply",
     "is_async_callable",
+    "run_coroutine_sync",
     "tool_calls_reply",
     "validate_function_map",
     "wrap_function",
@@ -183,7 +184,7 @@ def _print_executed(
          recipient_name=agent_name)
 
 
-def _run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
+def run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run ``coro`` to completion from sync code, even when this thread already runs an event loop."""
     try:
         running = asyncio.get_running_loop()
@@ -248,7 +249,7 @@ def execute_function(
         try:
             content = func(**arguments)
             if inspect.isawaitable(content):
-                content = _run_coroutine_sync(_await(content))
+                content = run_coroutine_sync(_await(content))
             success = True
         except Exception as e:
             content = f"Error: {e}"
@@ -321,7 +322,7 @@ def _run_sync(
     """Run one call from sync code: async functions through ``a_execute``, the others through ``execute``."""
     if is_async_callable(function_map.get(func_call.get("name", "") or "")):
         coroutine = a_execute(func_call, call_id=call_id, verbose=verbose)
-        return _run_coroutine_sync(_await(coroutine))  # type: ignore[no-any-return]
+        return run_coroutine_sync(_await(coroutine))  # type: ignore[no-any-return]
     return execute(func_call, call_id=call_id, verbose=verbose)
 
 

@@ -4,13 +4,12 @@ chat tells a condition), ``TerminationCondition`` (the base class), its ``|``/``
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 
+from ...tools.execution import run_coroutine_sync
 from .reading import shorten
 
 __all__ = ["AndTerminationCondition", "OrTerminationCondition", "StopMessage", "TerminationCondition",
@@ -26,14 +25,7 @@ def run_sync(awaitable: Awaitable[T]) -> T:
     async def wait() -> T:
         return await awaitable
 
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is None:  # run outside the except block, so its errors do not carry this RuntimeError along
-        return asyncio.run(wait())
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, wait()).result()
+    return run_coroutine_sync(wait())  # type: ignore[no-any-return]
 
 
 def _plain(value: Any) -> Any:
