@@ -1,8 +1,9 @@
-"""Record the classic surface from an installed ag2 0.7.3 into classic_surface_ag2_073.json.
+"""Record the classic surface from an installed classic package into a JSON file beside this script.
 
-Run with the interpreter of an environment that has ``ag2==0.7.3`` (never this package's)::
+Run with the interpreter of an environment that has the classic package (never this package's)::
 
-    python tests/data/record_classic_surface.py NAMES.json
+    python tests/data/record_classic_surface.py NAMES.json classic_surface_ag2_073.json "ag2 0.7.3"
+    python tests/data/record_classic_surface.py NAMES.json classic_surface_autogen_0141.json "autogen 0.14.1"
 
 ``NAMES.json`` maps each classic module to ``{"names": [...]}`` (its ``__all__``, else its
 public names) and may hold ``"_excluded_": {"names": [...]}``. For every module the record
@@ -82,9 +83,10 @@ def _describe(obj: Any) -> Dict[str, Any]:
     return record
 
 
-def main(names_path: str) -> None:
+def main(names_path: str, out_name: str = "classic_surface_ag2_073.json", label: str = "ag2 0.7.3") -> None:
     listed_by_module = json.loads(Path(names_path).read_text())
-    excluded = set(listed_by_module.get("_excluded_", {}).get("names", []))
+    excluded_entry = listed_by_module.get("_excluded_", {})
+    excluded = set(excluded_entry.get("names", []) or excluded_entry.get("names_dropped", []))
     modules: Dict[str, Dict[str, Any]] = {}
     objects: Dict[str, Dict[str, Any]] = {}
     for module_name, entry in listed_by_module.items():
@@ -110,11 +112,12 @@ def main(names_path: str) -> None:
             else:
                 entries[name] = {"listed": name in listed, **_describe(obj)}
         modules[module_name] = entries
-    out = Path(__file__).with_name("classic_surface_ag2_073.json")
-    record = {"recorded_from": 'ag2 0.7.3 (pip install "ag2==0.7.3")', "modules": modules, "objects": objects}
+    out = Path(__file__).with_name(out_name)
+    package, version = label.split()
+    record = {"recorded_from": f'{label} (pip install "{package}=={version}")', "modules": modules, "objects": objects}
     out.write_text(json.dumps(record, indent=1, sort_keys=True))
     print(f"{sum(len(e) for e in modules.values())} names in {len(modules)} modules, {len(objects)} callables -> {out}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:4])
