@@ -35,12 +35,19 @@ def write_config_list(directory: Path, entries: List[Dict[str, Any]]) -> Path:
     return path
 
 
-def run_example(name: str, cwd: Path, timeout: float = 180) -> Dict[str, Any]:
-    """Run ``classic_examples/<name>`` with this interpreter in ``cwd``; return its ``KEY: value`` results."""
+def run_example(
+    name: str, cwd: Path, timeout: float = 180, python: str = PYTHON, pythonpath: Optional[str] = None
+) -> Dict[str, Any]:
+    """Run ``classic_examples/<name>`` in ``cwd``; return its ``KEY: value`` results.
+
+    ``python`` and ``pythonpath`` run it with another interpreter (the classic package, for recording).
+    """
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
     env["PYTHONUNBUFFERED"] = "1"
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
     proc = subprocess.run(
-        [PYTHON, str(EXAMPLES / name)], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+        [python, str(EXAMPLES / name)], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
     )
     assert proc.returncode == 0, f"{name} exited with {proc.returncode}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     results: Dict[str, Any] = {"_stdout": proc.stdout, "_stderr": proc.stderr}
