@@ -498,3 +498,23 @@ def test_sequential_chats(scripted_server: ScriptedOpenAIServer, workdir: Path) 
         {"role": "system", "content": "Give the title of the post only."},
     ]
     assert (workdir / "tasks").is_dir()
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# ConversableAgent.run as ag2 0.7.3 had it: run(message, ...) returns a ChatResult; an ignored result still chats
+# ----------------------------------------------------------------------------------------------------------------
+def test_agent_run_as_ag2_073_used_it(scripted_server: ScriptedOpenAIServer, workdir: Path) -> None:
+    scripted_server.add_replies("4. TERMINATE", "6. TERMINATE")
+    out = run_example("agent_run.py", workdir)
+
+    # The values ag2 0.7.3 printed for the same script and replies.
+    assert out["TYPE_HAS_CHAT_HISTORY"] is True
+    assert out["SUMMARY"] == "4. "
+    assert out["HISTORY"] == [["user", "What is 2 + 2?"], ["assistant", "4. TERMINATE"]]
+    assert out["COST_KEYS"] == ["usage_excluding_cached_inference", "usage_including_cached_inference"]
+    assert out["TOTAL_COST_POSITIVE"] is True
+    assert out["SECOND_CHAT_SEEN"] == ["And 3 + 3?", "6. TERMINATE"]
+    # Both chats were printed on the console as they ran, the second although its result was ignored.
+    assert out["_stdout"].count("USING AUTO REPLY") == 2
+    assert "user (to assistant):\n\nAnd 3 + 3?" in out["_stdout"]
+    assert scripted_server.request_count == 2
