@@ -9,6 +9,9 @@ Example::
     runtime_logging.stop()
 
 While logging is off, the model client and the agents pay one boolean check (``is_logging``).
+Whatever is logged reaches the logger (ours or a custom ``BaseLogger``) with its secrets masked:
+the values of ``api_key``, ``password``, ``Authorization``, ... (any case, any depth) become
+``"***REDACTED***"`` (see ``autogen_classic.logger.redaction``).
 This module sits low: it imports no model client, tool or agent; what it logs is read duck-typed.
 """
 
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, TypeVar
 
 from .logger import LoggerFactory
 from .logger.base_logger import BaseLogger, LLMConfig
+from .logger.redaction import redact_secrets
 
 if TYPE_CHECKING:
     from .oai.client import OpenAIWrapper
@@ -153,7 +157,7 @@ def log_chat_completion(
     current = _current("log_chat_completion")
     if current is not None:
         current.log_chat_completion(
-            invocation_id, client_id, wrapper_id, agent, request, response, is_cached, cost, start_time
+            invocation_id, client_id, wrapper_id, agent, redact_secrets(request), response, is_cached, cost, start_time
         )
 
 
@@ -166,7 +170,7 @@ def log_new_agent(agent: Any, init_args: dict[str, Any]) -> None:
     """
     current = _current("log_new_agent")
     if current is not None:
-        current.log_new_agent(agent, init_args)
+        current.log_new_agent(agent, redact_secrets(init_args))
 
 
 def log_event(source: str | Agent, name: str, **kwargs: dict[str, Any]) -> None:
@@ -179,7 +183,7 @@ def log_event(source: str | Agent, name: str, **kwargs: dict[str, Any]) -> None:
     """
     current = _current("log_event")
     if current is not None:
-        current.log_event(source, name, **kwargs)
+        current.log_event(source, name, **redact_secrets(kwargs))
 
 
 def log_function_use(agent: str | Agent, function: F, args: dict[str, Any], returns: Any) -> None:
@@ -193,7 +197,7 @@ def log_function_use(agent: str | Agent, function: F, args: dict[str, Any], retu
     """
     current = _current("log_function_use")
     if current is not None:
-        current.log_function_use(agent, function, args, returns)
+        current.log_function_use(agent, function, redact_secrets(args), redact_secrets(returns))
 
 
 def log_new_wrapper(wrapper: OpenAIWrapper, init_args: dict[str, LLMConfig | list[LLMConfig]]) -> None:
@@ -205,7 +209,7 @@ def log_new_wrapper(wrapper: OpenAIWrapper, init_args: dict[str, LLMConfig | lis
     """
     current = _current("log_new_wrapper")
     if current is not None:
-        current.log_new_wrapper(wrapper, init_args)
+        current.log_new_wrapper(wrapper, redact_secrets(init_args))
 
 
 def log_new_client(client: ModelClient | Any, wrapper: OpenAIWrapper, init_args: dict[str, Any]) -> None:
@@ -218,4 +222,4 @@ def log_new_client(client: ModelClient | Any, wrapper: OpenAIWrapper, init_args:
     """
     current = _current("log_new_client")
     if current is not None:
-        current.log_new_client(client, wrapper, init_args)
+        current.log_new_client(client, wrapper, redact_secrets(init_args))

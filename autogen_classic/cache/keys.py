@@ -67,14 +67,15 @@ def get_key(config: Mapping[str, Any]) -> str:
 
     Args:
         config: the request parameters (``messages``, ``model``, ``temperature``, ``tools``, ...).
-            Secrets and connection settings (``api_key``, ``base_url``, ``timeout``, ...) are
-            ignored, so they never influence or appear in a cache entry.
+            Secrets and connection settings (``api_key``, ``API_KEY``, ``base_url``, ``timeout``, ...)
+            are ignored, so they never influence or appear in a cache entry.
 
     Returns:
         A 64-character hexadecimal string; equal requests give equal keys in every process.
     """
     if not isinstance(config, Mapping):
         raise TypeError(f"get_key: config must be a dict of request parameters, got {type(config).__name__}")
-    cleaned = {k: v for k, v in config.items() if k not in _NON_CACHE}
+    # Compared in lower case too: an "API_KEY" passed along with a request is no part of the question.
+    cleaned = {k: v for k, v in config.items() if k not in _NON_CACHE and str(k).lower() not in _NON_CACHE}
     text = json.dumps(cleaned, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_jsonable)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

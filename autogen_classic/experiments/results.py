@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..logger.redaction import redact_secrets
 from .records import ChatRecord
 from .summaries import records_to_rows
 
@@ -46,11 +47,14 @@ class StudyResults(list[ChatRecord]):
         return _pandas().DataFrame(self.to_rows())
 
     def to_jsonl(self, path: str | os.PathLike[str]) -> Path:
-        """Write every record, whole, as one JSON object per line (read back with :func:`read_jsonl`)."""
+        """Write every record, whole, as one JSON object per line (read back with :func:`read_jsonl`).
+
+        The values of secret names (``api_key``, ``password``, ...) are written as ``"***REDACTED***"``.
+        """
         target = Path(path)
         with open(target, "w", encoding="utf-8") as handle:
             for record in self:
-                handle.write(json.dumps(record.to_dict(), default=str) + "\n")
+                handle.write(json.dumps(redact_secrets(record.to_dict()), default=str) + "\n")
         return target
 
     def to_parquet(self, path: str | os.PathLike[str]) -> Path:

@@ -4,6 +4,9 @@
 line, appended and flushed to disk as each chat ends. Running the same study again reads the finished
 chats back and runs only the others; a process killed mid-write leaves at most a partial last line,
 which is dropped. A directory written by a different study is refused before any chat runs.
+
+Secrets never reach the directory: the values of secret names (``api_key``, ``password``, ...) and
+the secrets in a tool call's JSON ``arguments`` are written as ``"***REDACTED***"``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..logger.redaction import redact_secrets
 from .records import ChatRecord
 
 __all__ = ["RECORDS_FILE", "STUDY_FILE", "RunDirectory", "StudyMismatchError"]
@@ -37,7 +41,7 @@ class RunDirectory:
 
     def __init__(self, path: str | os.PathLike[str], study: dict[str, Any]) -> None:
         self.path = Path(path)
-        self.study = study
+        self.study = redact_secrets(study)  # as written and compared: a study names no secret
 
     @property
     def records_path(self) -> Path:
@@ -99,7 +103,7 @@ class RunDirectory:
 
     def append(self, record: ChatRecord) -> None:
         """Write one finished chat, and make sure it is on disk before returning."""
-        line = json.dumps(record.to_dict(), default=str) + "\n"
+        line = json.dumps(redact_secrets(record.to_dict()), default=str) + "\n"
         with open(self.records_path, "a", encoding="utf-8") as handle:
             handle.write(line)
             handle.flush()

@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from ..types import is_agent
 from .logger_utils import convert
+from .redaction import is_sensitive_key, redact_secrets
 
 __all__ = [
     "SourceFields",
@@ -23,41 +24,29 @@ __all__ = [
     "dumps_line",
     "encode_config",
     "encode_data",
+    "encode_request",
     "encode_response",
     "function_name",
     "plain_data",
+    "request_data",
     "safe_serialize",
     "source_fields",
     "wrapper_id_of",
 ]
 
 
-class _Secrets(frozenset):
-    """Keys left out of logged configurations, compared without regard to case."""
+class _Excluded(frozenset):
+    """Names left out of logged constructor arguments: these, compared in lower case, and every secret name."""
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and frozenset.__contains__(self, key.lower())
+        return isinstance(key, str) and (frozenset.__contains__(self, key.lower()) or is_sensitive_key(key))
 
 
-# Constructor arguments never written to a log: the object itself, credentials, the endpoint
-# address and live connection objects (the classic exclusions, plus credential headers).
-_SECRETS = _Secrets(
-    {
-        "self",
-        "__class__",
-        "api_key",
-        "organization",
-        "base_url",
-        "azure_endpoint",
-        "azure_ad_token",
-        "azure_ad_token_provider",
-        "http_client",
-        "authorization",
-        "proxy-authorization",
-        "api-key",
-        "x-api-key",
-    }
-)
+# Constructor arguments never written to a log: the object itself, credentials (see redaction), the
+# endpoint address and live connection objects (the classic exclusions).
+_NOT_INIT_ARGS = _Excluded({"self", "__class__", "organization", "base_url", "http_client"})
+# Request parameters never written to a log: the endpoint and connection (secrets are masked in place).
+_NOT_REQUEST = frozenset({"self", "__class__", "organization", "base_url", "http_client"})
 
 SourceFields = tuple[Optional[int], Optional[str], Optional[str], Optional[str]]
 
@@ -98,13 +87,18 @@ def _json_default(value: Any) -> Any:
 
 
 def config_data(value: Any) -> Any:
-    """Constructor arguments or a request as JSON-ready data, secrets left out, agents as text."""
-    return convert(value, _SECRETS, is_agent)
+    """Constructor arguments as JSON-ready data, agents as text: secrets left out, header values masked."""
+    return redact_secrets(convert(value, _NOT_INIT_ARGS, is_agent))
+
+
+def request_data(value: Any) -> Any:
+    """A model request as JSON-ready data, the values of secret names masked (``"***REDACTED***"``)."""
+    return redact_secrets(convert(value, _NOT_REQUEST, is_agent))
 
 
 def plain_data(value: Any) -> Any:
-    """Message, argument or return data as JSON-ready data, agents as text."""
-    return convert(value, (), is_agent)
+    """Message, argument or return data as JSON-ready data, agents as text, secrets masked."""
+    return redact_secrets(convert(value, (), is_agent))
 
 
 def _dumps(data: Any, indent: Optional[int] = None) -> str:
@@ -114,6 +108,11 @@ def _dumps(data: Any, indent: Optional[int] = None) -> str:
 def encode_config(value: Any) -> str:
     """``config_data(value)`` as JSON text."""
     return _dumps(config_data(value))
+
+
+def encode_request(value: Any) -> str:
+    """``request_data(value)`` as JSON text."""
+    return _dumps(request_data(value))
 
 
 def encode_data(value: Any) -> str:

@@ -112,7 +112,7 @@ class FileLogger(BaseLogger):
                 "invocation_id": str(invocation_id),
                 "client_id": client_id,
                 "wrapper_id": wrapper_id,
-                "request": records.config_data(request),
+                "request": records.request_data(request),
                 "response": response if isinstance(response, str) else records.plain_data(response),
                 "is_cached": int(is_cached),
                 "cost": float(cost),

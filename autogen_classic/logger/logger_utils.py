@@ -1,13 +1,29 @@
-"""Timestamps and the conversion of logged objects into JSON-ready data."""
+"""Timestamps, the conversion of logged objects into JSON-ready data, and the event logger.
+
+``redact`` and ``get_sensitive_exclude_keys`` (classic names) come from ``redaction``, the
+package's one set of rules for keeping secrets out of what it writes.
+"""
 
 from __future__ import annotations
 
 import datetime
 import enum
 import inspect
-from typing import Any, Callable, Union
+import logging
+import sys
+from typing import IO, Any, Callable, Optional, Union
 
-__all__ = ["convert", "format_ts", "get_current_ts", "to_dict"]
+from .redaction import get_sensitive_exclude_keys, redact  # noqa: F401 - classic path
+
+__all__ = [
+    "EventStreamHandler",
+    "convert",
+    "event_print",
+    "format_ts",
+    "get_current_ts",
+    "get_event_logger",
+    "to_dict",
+]
 
 _TS_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 _PLAIN = (int, float, str, bool, type(None))
@@ -60,7 +76,9 @@ def convert(obj: Any, exclude: tuple[str, ...] | frozenset[str], as_text: Callab
         exclude: dict keys and attribute names to leave out, at every depth.
         as_text: returns True for the objects to write as ``str(obj)``; None for none.
     """
-    return _Converter(frozenset(exclude), as_text).run(obj, 0)
+    # A frozenset subclass (one that compares names without regard to case) is kept as it is.
+    names = exclude if isinstance(exclude, frozenset) else frozenset(exclude)
+    return _Converter(names, as_text).run(obj, 0)
 
 
 class _Converter:
@@ -118,3 +136,70 @@ def _source(obj: Any) -> str:
         module = getattr(obj, "__module__", None)
         name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
         return f"{module}.{name}" if module and module != "builtins" else str(name)
+
+
+# ----------------------------------------------------------------- the event logger
+EVENT_LOGGER_NAME = "ag2.event.processor"
+# LogRecord attributes carrying event_print's end and flush arguments to the handler.
+_END_ATTRIBUTE = "ag2_event_end"
+_FLUSH_ATTRIBUTE = "ag2_event_flush"
+
+
+class EventStreamHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stream handler that ends each record as ``event_print`` asked (``end``, ``flush``), like ``print``.
+
+    Args:
+        stream: where to write; None for ``sys.stdout``.
+    """
+
+    def __init__(self, stream: Optional[IO[str]] = None) -> None:
+        super().__init__(stream or sys.stdout)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Write the formatted record followed by its ``end`` (a newline unless told otherwise)."""
+        try:
+            text = self.format(record)
+            self.stream.write(text + str(getattr(record, _END_ATTRIBUTE, "\n")))
+            if getattr(record, _FLUSH_ATTRIBUTE, True):
+                self.flush()
+        except Exception:  # noqa: BLE001 - logging's own error reporting, as every handler does
+            self.handleError(record)
+
+
+def get_event_logger() -> logging.Logger:
+    """The ``ag2.event.processor`` logger, which prints events to standard output.
+
+    On first use it gets an ``EventStreamHandler`` on ``sys.stdout`` with the bare message as format
+    and level INFO (unless a level was set); it never passes records on to the root logger.
+    """
+    events = logging.getLogger(EVENT_LOGGER_NAME)
+    if not events.handlers:
+        handler = EventStreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        events.addHandler(handler)
+        if events.level == logging.NOTSET:
+            events.setLevel(logging.INFO)
+    events.propagate = False
+    return events
+
+
+def event_print(
+    *objects: Any,
+    sep: str = " ",
+    end: str = "\n",
+    flush: bool = True,
+    logger: Optional[logging.Logger] = None,
+    level: int = logging.INFO,
+) -> None:
+    """``print`` through a logger: the objects as text joined by ``sep``, ended by ``end``.
+
+    Args:
+        *objects: what to print (each through ``str``).
+        sep: put between the objects.
+        end: written after the text (by an ``EventStreamHandler``).
+        flush: whether the handler flushes its stream after the record.
+        logger: the logger to use; None for ``get_event_logger()``.
+        level: the record's level.
+    """
+    target = logger or get_event_logger()
+    target.log(level, sep.join(str(obj) for obj in objects), extra={_END_ATTRIBUTE: end, _FLUSH_ATTRIBUTE: flush})

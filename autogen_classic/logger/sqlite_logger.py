@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import _records as records
 from ._records import safe_serialize  # noqa: F401 - classic path
 from .base_logger import BaseLogger, F, LLMConfig
-from .logger_utils import get_current_ts, to_dict  # noqa: F401 - to_dict: classic path
+from .logger_utils import get_current_ts, get_sensitive_exclude_keys, to_dict  # noqa: F401 - classic paths
 
 if TYPE_CHECKING:
     from ..oai.client import OpenAIWrapper
@@ -218,7 +218,7 @@ class SqliteLogger(BaseLogger):
                 wrapper_id,
                 self.session_id,
                 records.source_fields(source)[1],
-                records.encode_config(request),
+                records.encode_request(request),
                 records.encode_response(response),
                 int(is_cached),
                 float(cost),

@@ -9,6 +9,10 @@ A crash can leave a torn (unterminated, unparseable) last line: :func:`load_tran
 the next writer cuts it away before appending. Resuming a chat from the file with
 ``GroupChatManager.resume(messages=load_transcript(path))`` on a group chat with the same
 ``transcript_path`` does not write again the messages the file already holds.
+
+Secrets never reach the file: the values of secret names (``api_key``, ``password``, ...) and the
+secrets in a tool call's JSON ``arguments`` are written as ``"***REDACTED***"``
+(``logger.redaction.redact_secrets``), so a chat resumed from the file sees them masked.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import weakref
 from typing import Any
 
 from ...coding.utils import content_str
+from ...logger.redaction import redact_secrets
 
 try:  # POSIX only; without it a transcript is not protected against a second writer.
     import fcntl
@@ -122,7 +127,7 @@ def load_transcript(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 # ----------------------------------------------------------------- writing
 def _json_line(message: dict[str, Any], index: int) -> str:
-    record = {**message, INDEX_KEY: index}
+    record = {**redact_secrets(message), INDEX_KEY: index}
     try:
         return json.dumps(record, default=str)
     except (TypeError, ValueError):

@@ -31,7 +31,7 @@ from .sdk_route import (
     sdk_is_watched,
 )
 from .sdk_parameters import create_parameters
-from ..secrets import is_valid_api_key
+from ..secrets import is_valid_api_key, redact_url
 from .streaming import StreamAccumulator
 from ..usage import cost_for_tokens
 
@@ -248,7 +248,7 @@ class OpenAIClient:
     def describe(self, model: str | None = None) -> str:
         """A key-free description of the endpoint, e.g. ``gpt-4o at https://api.openai.com/v1``."""
         suffix = " (azure)" if self.is_azure else ""
-        return f"{model or self.model or '<model from request>'} at {self.base_url}{suffix}"
+        return f"{model or self.model or '<model from request>'} at {redact_url(self.base_url)}{suffix}"
 
     def __repr__(self) -> str:
         return f"OpenAIClient({self.describe()})"
@@ -268,8 +268,8 @@ class OpenAIClient:
         if provider.key_required and hosted:
             variables = " or ".join(provider.key_env)
             raise InvalidArgumentError(
-                f"Invalid llm_config: no 'api_key' for the {provider.name} endpoint at {base_url}. Add \"api_key\" "
-                f"to the config_list entry or set the {variables} environment variable."
+                f"Invalid llm_config: no 'api_key' for the {provider.name} endpoint at {redact_url(base_url)}. "
+                f"Add \"api_key\" to the config_list entry or set the {variables} environment variable."
             )
         # Local OpenAI-compatible servers (Ollama, vLLM, llama.cpp) ignore the key, but the SDK needs one.
         kwargs["api_key"] = _LOCAL_PLACEHOLDER_KEY

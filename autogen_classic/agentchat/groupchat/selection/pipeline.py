@@ -23,6 +23,7 @@ from typing import Any
 from ....exception_utils import NoEligibleSpeaker
 from ....io import IOStream
 from ....messages.emit import listening, send_to
+from ....logger.redaction import redact_secrets
 from ....messages.run_events import SpeakerSelectionMessage
 from ...agent import Agent
 from ...conversable.agent_args import check_speaker_selection_method
@@ -174,7 +175,7 @@ def _announce(record: SelectionRecord, selector: Any) -> None:
     stream = IOStream.get_default()
     if listening(stream):
         send_to(stream, SpeakerSelectionMessage.build(
-            manager_name=str(getattr(selector, "name", "")), record=record.to_dict()))
+            manager_name=str(getattr(selector, "name", "")), record=redact_secrets(record.to_dict())))
 
 
 def _done(record: SelectionRecord, chosen: Agent, selector: Any = None) -> Agent:

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ....logger.redaction import redact_secrets
+
 __all__ = [
     "ConditionDecision",
     "ConditionOutcome",
@@ -214,8 +216,11 @@ class SelectionRecord:
 
 
 def selection_log_to_json(log: Iterable[SelectionRecord], indent: int | None = None) -> str:
-    """Serialise a selection log (e.g. ``groupchat.selection_log``) to a JSON array."""
-    return json.dumps([record.to_dict() for record in log], indent=indent)
+    """Serialise a selection log (e.g. ``groupchat.selection_log``) to a JSON array.
+
+    The values of secret names (``api_key``, ``password``, ...) are written as ``"***REDACTED***"``.
+    """
+    return json.dumps(redact_secrets([record.to_dict() for record in log]), indent=indent)
 
 
 def selection_log_from_json(text: str) -> list[SelectionRecord]:
