@@ -17,6 +17,8 @@ Sections (in this order; ``--sections`` picks some):
 - ``studies``: 1,000 group chats through ``run_group_chats`` against a scripted server with 100 ms latency:
   one after another (projected), on asyncio at 10, 50 and 200 at once, and on Ray with 2 workers when Ray is
   installed (bench_studies.py; ``--quick``: 100 chats at 10 and 50 at once).
+- ``token_count``: exact token counts (the OpenAI encodings) against the offline estimate, for short and long
+  texts, a chat and a function list (bench_token_count.py; ``--quick``: 0.2 s per measurement).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -38,7 +40,7 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec",
-            "studies")
+            "studies", "token_count")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 NEEDS_A_SERVER = ("redis_cache", "docker_exec")
@@ -54,7 +56,7 @@ def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
         return ["--output", "console"] + (["--quick"] if quick else []) + (["--compare", compare] if compare else [])
     if name == "selection":
         return ["--method", "both"] + (["--limit", "8"] if quick else [])
-    if name in ("client", "studies"):
+    if name in ("client", "studies", "token_count"):
         return ["--quick"] if quick else []
     if name in NEEDS_A_SERVER:
         return ["--quick"] if quick else []

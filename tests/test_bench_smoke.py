@@ -285,3 +285,15 @@ def test_suite_knows_the_docker_section_and_its_unavailable_code() -> None:
     suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("docker_exec", quick=True, compare=None) == ["--quick"]
     assert suite.UNAVAILABLE == 2 and suite.section_script("docker_exec").name == "bench_docker_exec.py"
+
+
+# ------------------------------------------------------------------------------------------ token_count
+def test_token_count_section_reports_every_text_and_both_encodings() -> None:
+    bench = load_bench_script("bench_token_count")
+    rows, other, loads = bench.run(0.0)
+    assert [row[0] for row in rows] == [label for label, _ in bench.TEXTS]
+    assert all(len(row) == 2 + len(bench.ENGINES) + 1 for row in rows)
+    assert [row[1] for row in other] == ["61 tokens", "60 tokens", "242 tokens"]  # autogen 0.14.1's counts
+    assert set(loads) == {"cl100k_base", "o200k_base"}
+    suite = load_bench_script("bench_run", "run")
+    assert suite.section_argv("token_count", quick=True, compare=None) == ["--quick"]

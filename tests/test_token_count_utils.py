@@ -1,4 +1,4 @@
-"""The offline token estimate: deterministic counts, exact round trips, model limits."""
+"""Token counting: the offline estimate's pieces and round trips, counts, model limits."""
 
 from __future__ import annotations
 
@@ -24,14 +24,16 @@ from autogen_classic.token_count_utils import (
          ["The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", "!!"]),
         ("12345678", ["123", "456", "78"]),
         ("def foo(x):\n    return x+1\n", ["def", " foo", "(x", "):\n", "   ", " return", " x", "+", "1", "\n"]),
-        # Long words are split into chunks, as BPE splits rare words.
+        # Long words are split into chunks, as BPE splits rare words (the estimate's chunks; the exact
+        # cl100k_base count of this word is 7, checked in test_token_count_exact.py).
         ("supercalifragilistic", ["supercali", "fragilist", "ic"]),
         ("", []),
     ],
 )
 def test_split_tokens(text: str, pieces: list[str]) -> None:
     assert split_tokens(text) == pieces
-    assert count_token(text) == len(pieces)
+    if text != "supercalifragilistic":  # where the estimate's pieces are tiktoken's, the exact count agrees
+        assert count_token(text) == len(pieces)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 Each transform has ``apply_transform(messages) -> messages`` and
 ``get_logs(pre, post) -> (text, had_effect)``; :class:`TransformMessages` chains them.
-Token counts come from :mod:`autogen_classic.token_count_utils` (an offline estimate).
+Token counts come from :mod:`autogen_classic.token_count_utils` (exact, with the OpenAI encodings).
 """
 
 from __future__ import annotations
@@ -248,17 +248,17 @@ class MessageTokenLimiter:
         if n_tokens is None:
             return content
         if isinstance(content, str):
-            return token_count_utils.truncate_to_tokens(content, n_tokens)
+            return token_count_utils.truncate_to_tokens(content, n_tokens, self._model)
         # Multimodal: the text parts share one budget; other parts (images) are kept.
         result: list = []
         left = n_tokens
         for part in content:
             if isinstance(part, dict) and isinstance(part.get("text"), str):
-                text = token_count_utils.truncate_to_tokens(part["text"], left)
+                text = token_count_utils.truncate_to_tokens(part["text"], left, self._model)
                 left -= self._count(text)
                 result.append({**part, "text": text})
             elif isinstance(part, str):
-                text = token_count_utils.truncate_to_tokens(part, left)
+                text = token_count_utils.truncate_to_tokens(part, left, self._model)
                 left -= self._count(text)
                 result.append(text)
             else:
