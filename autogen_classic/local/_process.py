@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import signal
 import socket
@@ -58,6 +59,17 @@ def parent_death_hook() -> Callable[[], None] | None:
             os._exit(1)
 
     return hook
+
+
+def completes(url: str, timeout: float = 60.0) -> bool:
+    """Whether POST ``url`` (a ``/completions`` route) answers a two-token prompt with one token."""
+    body = json.dumps({"prompt": "Hello there", "max_tokens": 1, "temperature": 0}).encode()
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with _DIRECT.open(request, timeout=timeout) as response:
+            return int(response.status) == 200
+    except (urllib.error.URLError, OSError, ValueError):
+        return False
 
 
 def answers(url: str) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ._process import HOST, answers, bind_probe, free_port, parent_death_hook, thread_count
+from ._process import HOST, answers, bind_probe, completes, free_port, parent_death_hook, thread_count
 from .model_file import MODEL_NAME, check_available
 
 __all__ = [
@@ -262,6 +262,7 @@ class EmbeddedServer:
                 )
             # A 200 counts only while our process lives: another server may hold a lost port.
             if answers(url) and self._process.poll() is None:
+                self._check_inference()
                 return
             if time.monotonic() > deadline:
                 tail = self.log_tail()
@@ -271,6 +272,25 @@ class EmbeddedServer:
                     f"and was stopped. End of its log {self._log_path}:\n{tail}"
                 )
             time.sleep(0.2)
+
+    def _check_inference(self) -> None:
+        """Evaluate a two-token prompt once, so a llama.cpp build that crashes on real prompts fails here, clearly.
+
+        Native builds of llama-cpp-python 0.3.36 on CPUs with AMX answer ``/models`` and then die on the first
+        prompt of more than one token; every chat would otherwise end in a bare "Connection error".
+        """
+        assert self._process is not None
+        if completes(f"{self.base_url}/completions") or self._process.poll() is None:
+            return
+        code = self._process.poll()
+        tail = self.log_tail()
+        self._process = None
+        raise EmbeddedServerError(
+            f"The embedded model server crashed (exit code {code}) on its first prompt: the installed "
+            "llama-cpp-python build does not run on this CPU. Rebuild it for the common instruction sets: "
+            'pip cache remove llama_cpp_python; CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall '
+            f"--no-deps llama-cpp-python. End of its log {self._log_path}:\n{tail}"
+        )
 
     def _terminate(self, timeout: float = 10.0) -> None:
         process, self._process = self._process, None
