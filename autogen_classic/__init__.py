@@ -58,13 +58,21 @@ from .code_utils import DEFAULT_MODEL, FAST_MODEL
 from .graph_utils import ConditionalEdge
 from .exception_utils import (
     AgentNameConflict,
+    AgentNameConflictError,
     TransitionConditionError,
     InvalidCarryOverType,
+    InvalidCarryOverTypeError,
     NoEligibleSpeaker,
+    NoEligibleSpeakerError,
     SenderRequired,
+    SenderRequiredError,
     UndefinedNextAgent,
+    UndefinedNextAgentError,
 )
+from .eligibility import AgentDescriptionGuard, AgentEligibilityPolicy, SelectionContext
+from .agentchat.conversable.agent_state import UpdateSystemMessage
 from .io import IOConsole, IOStream
+from .llm_config import LLMConfig
 from .oai import (
     Cache,
     ModelClient,
@@ -89,12 +97,22 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AFTER_WORK",
+    "AgentDescriptionGuard",
+    "AgentEligibilityPolicy",
+    "AgentNameConflictError",
+    "InvalidCarryOverTypeError",
+    "NoEligibleSpeakerError",
+    "SelectionContext",
+    "SenderRequiredError",
+    "UndefinedNextAgentError",
+    "UpdateSystemMessage",
     "DEFAULT_MODEL",
     "FAST_MODEL",
     "Agent",
     "AgentNameConflict",
     "AssistantAgent",
     "Cache",
+    "LLMConfig",
     "ChatResult",
     "ConversableAgent",
     "GroupChat",

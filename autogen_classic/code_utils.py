@@ -70,8 +70,8 @@ __all__ = [
     "timeout_handler",
 ]
 
-DEFAULT_MODEL = "gpt-4"
-FAST_MODEL = "gpt-3.5-turbo"
+DEFAULT_MODEL = "gpt-5"  # autogen 0.14 (ag2 0.7.3: "gpt-4")
+FAST_MODEL = "gpt-5-nano"  # autogen 0.14 (ag2 0.7.3: "gpt-3.5-turbo")
 
 # Classic tests replace these on this module (mock.patch / monkeypatch); the code that
 # calls them lives in ``coding.docker``, so a replacement is passed on to it.

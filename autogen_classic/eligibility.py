@@ -5,6 +5,13 @@ its ``eligibility_policies`` with AND semantics: an agent stays a candidate only
 policy accepts it. :func:`apply_eligibility_policies` does this and records who was left
 after each policy, for the selection trace.
 
+The context is the one of AG2 0.14 (``autogen.agentchat.eligibility_policy``): ``ctx.round``
+is the number of messages spoken so far (1 at the first selection of a chat opened by one
+message), ``ctx.last_speaker`` the *name* of the last speaker (or None) and
+``ctx.participants`` the tuple of the names of all the group's agents. The candidate handed
+to ``is_eligible`` is the agent object itself. The group chat also fills ``ctx.messages``
+(its messages) and ``ctx.agents`` (its agent objects), which the ready-made policies use.
+
 Ready-made policies (all stateless: they read the :class:`SelectionContext`, so the same
 policy object can serve several chats):
 
@@ -12,16 +19,23 @@ policy object can serve several chats):
 - :class:`CooldownPolicy`: an agent rests N rounds after speaking.
 - :class:`AllowListPolicy` / :class:`DenyListPolicy`: only / never these names.
 - :class:`CallablePolicy`: wrap a plain function ``fn(agent, ctx) -> bool``.
+
+:class:`AgentDescriptionGuard` marks an agent ``[UNAVAILABLE]`` in its description (a hint
+for "auto" selection, which reads the descriptions) and restores it later.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional, Protocol, runtime_checkable
 
+from .exception_utils import InvalidAttributeTypeError, NotAPolicyError
+
 __all__ = [
+    "AgentDescriptionGuard",
     "AgentEligibilityPolicy",
     "AllowListPolicy",
     "CallablePolicy",
@@ -30,6 +44,7 @@ __all__ = [
     "MaxTurnsPolicy",
     "SelectionContext",
     "TurnBudgetPolicy",
+    "UNAVAILABLE_PREFIX",
     "apply_eligibility_policies",
     "describe_exclusions",
     "no_eligible_speaker_message",
@@ -40,20 +55,39 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SelectionContext:
-    """What a policy may look at when judging a candidate.
+    """What a policy may look at when judging a candidate (frozen; equal and hashable by its first three fields).
 
     Args:
-        round: the index (from 0) of the round whose speaker is being chosen.
-        last_speaker: the agent that spoke last (None before anyone spoke).
-        participants: all agents of the group chat, in order.
-        messages: the group chat's messages so far (oldest first); each message carries the
-            speaker's ``name``. Defaults to no messages.
+        round: the number of messages spoken so far. In a group chat opened by one message it is 1
+            at the first selection (the opening message is appended before the speaker is chosen).
+        last_speaker: the name of the agent that spoke last (None before anyone spoke).
+        participants: the names of all the agents of the group chat, in order (the whole roster,
+            not the candidates left by earlier rules); any iterable is stored as a tuple, a bare
+            str is refused.
+        messages: the group chat's messages so far (oldest first); each carries the speaker's
+            ``name``. Defaults to no messages. Not part of the equality, hash or repr.
+        agents: the agent objects of the group chat, in the order of ``participants`` (empty
+            when the context was built by hand). Not part of the equality, hash or repr.
+
+    Raises:
+        TypeError: ``participants`` is a str (it would read as one name per character).
     """
 
     round: int
-    last_speaker: Any
-    participants: list
-    messages: Sequence[dict] = field(default_factory=tuple)
+    last_speaker: Optional[str]
+    participants: tuple[str, ...]
+    messages: Sequence[dict] = field(default=(), repr=False, compare=False)
+    agents: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.participants, str):
+            raise TypeError(
+                f"SelectionContext.participants must be a sequence of str, not a str (got {self.participants!r}).  "
+                f"Wrap in a tuple: ({self.participants!r},)"
+            )
+        # frozen: the normalised values are set through object.__setattr__.
+        object.__setattr__(self, "participants", tuple(self.participants))
+        object.__setattr__(self, "agents", tuple(self.agents))
 
     def turns_taken(self, agent: Any) -> int:
         """Return how many of ``messages`` were spoken by ``agent`` (an agent or a name)."""
@@ -66,18 +100,28 @@ class SelectionContext:
             return []
         return [m.get("name") for m in self.messages[-n:] if isinstance(m, Mapping) and m.get("name")]
 
+    def agent_named(self, name: Optional[str]) -> Any:
+        """Return the agent object called ``name`` among ``agents`` (None if absent or not known)."""
+        return next((a for a in self.agents if getattr(a, "name", None) == name), None)
+
 
 @runtime_checkable
 class AgentEligibilityPolicy(Protocol):
-    """A rule deciding whether an agent may be chosen as the next speaker."""
+    """A rule deciding whether an agent may be chosen as the next speaker.
+
+    ``isinstance(obj, AgentEligibilityPolicy)`` only checks that ``obj`` has an ``is_eligible``
+    attribute, not its signature.
+    """
 
     def is_eligible(self, agent: Any, ctx: SelectionContext) -> bool:
-        """Return True if ``agent`` may speak next in the situation ``ctx``."""
+        """Return True to keep ``agent`` (the agent object) a candidate in the situation ``ctx``."""
         ...
 
 
-def _name_of(agent: Any) -> str:
-    return agent if isinstance(agent, str) else agent.name
+def _name_of(agent: Any) -> Optional[str]:
+    if agent is None or isinstance(agent, str):
+        return agent
+    return agent.name
 
 
 def policy_name(policy: Any) -> str:
@@ -90,7 +134,9 @@ def validate_eligibility_policies(policies: Any) -> list:
     """Check ``policies`` and return them as a list.
 
     Raises:
-        TypeError: if ``policies`` is not a list/tuple, or an item has no callable ``is_eligible``.
+        TypeError: ``policies`` is not a list/tuple.
+        NotAPolicyError: an item has no callable ``is_eligible`` (both a ``ValueError``, the classic
+            type, and a ``TypeError``).
     """
     if policies is None:
         return []
@@ -102,9 +148,10 @@ def validate_eligibility_policies(policies: Any) -> list:
     for index, policy in enumerate(policies):
         if not callable(getattr(policy, "is_eligible", None)):
             hint = " Wrap a plain function in CallablePolicy(fn)." if callable(policy) else ""
-            raise TypeError(
-                f"eligibility_policies[{index}] ({policy!r}) has no is_eligible(agent, ctx) method; "
-                f"every policy must implement AgentEligibilityPolicy.{hint}"
+            raise NotAPolicyError(
+                f"eligibility_policies[{index}] does not implement AgentEligibilityPolicy (missing is_eligible "
+                f"method). Got {type(policy).__name__}: {policy!r:.80} has no is_eligible(agent, ctx) method; "
+                f"give it a method is_eligible(self, agent, ctx) -> bool.{hint}"
             )
     return list(policies)
 
@@ -125,7 +172,7 @@ def apply_eligibility_policies(
         left, later policies are not consulted but still appear in the trace (with ``[]``).
 
     Raises:
-        TypeError: if a policy has no ``is_eligible`` method.
+        NotAPolicyError: if a policy has no ``is_eligible`` method.
     """
     checked = validate_eligibility_policies(policies)
     remaining = list(agents)
@@ -133,7 +180,7 @@ def apply_eligibility_policies(
     for policy in checked:
         if remaining:
             remaining = [agent for agent in remaining if bool(policy.is_eligible(agent, ctx))]
-        trace.append((policy_name(policy), [agent.name for agent in remaining]))
+        trace.append((policy_name(policy), [_name_of(agent) for agent in remaining]))
     return remaining, trace
 
 
@@ -240,7 +287,8 @@ class CooldownPolicy:
 
     ``CooldownPolicy(1)`` forbids speaking twice in a row; ``CooldownPolicy(2)`` also forbids
     ``A, B, A``. The speakers of the last ``rounds`` messages in ``ctx.messages`` rest, and so
-    does ``ctx.last_speaker``.
+    does the agent named by ``ctx.last_speaker`` (so the policy also works on a context
+    without messages).
 
     Args:
         rounds: the number of rounds an agent rests after speaking (0 disables the policy).
@@ -254,9 +302,11 @@ class CooldownPolicy:
         """False if the agent is among the most recent ``rounds`` speakers."""
         if self.rounds == 0:
             return True
-        if ctx.last_speaker is not None and ctx.last_speaker is agent:
+        name = _name_of(agent)
+        # last_speaker is a name in a group chat's context; a hand-built context may hold the agent.
+        if ctx.last_speaker is not None and _name_of(ctx.last_speaker) == name:
             return False
-        return agent.name not in ctx.recent_speakers(self.rounds)
+        return name not in ctx.recent_speakers(self.rounds)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(rounds={self.rounds})"
@@ -275,7 +325,7 @@ class AllowListPolicy:
 
     def is_eligible(self, agent: Any, ctx: SelectionContext) -> bool:
         """True if the agent's name is listed."""
-        return agent.name in self.names
+        return _name_of(agent) in self.names
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(names={sorted(self.names)!r})"
@@ -294,7 +344,7 @@ class DenyListPolicy:
 
     def is_eligible(self, agent: Any, ctx: SelectionContext) -> bool:
         """True unless the agent's name is listed."""
-        return agent.name not in self.names
+        return _name_of(agent) not in self.names
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(names={sorted(self.names)!r})"
@@ -302,6 +352,9 @@ class DenyListPolicy:
 
 class CallablePolicy:
     """A policy made from a function ``fn(agent, ctx) -> bool``.
+
+    ``agent`` is the candidate agent object; ``ctx`` the :class:`SelectionContext` (names in
+    ``last_speaker`` and ``participants``, ``round`` the number of messages so far).
 
     Args:
         fn: the function deciding eligibility.
@@ -320,3 +373,81 @@ class CallablePolicy:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name})"
+
+
+UNAVAILABLE_PREFIX = "[UNAVAILABLE] "
+
+# One lock for every guard: two guards of the same agent (e.g. one per circuit breaker) then
+# never interleave their read-modify-write of its description.
+_DESCRIPTION_LOCK = threading.RLock()
+_UNSET: Any = object()
+
+
+class AgentDescriptionGuard:
+    """Marks an agent unavailable in its description, and restores it.
+
+    ``mark_unavailable()`` puts ``"[UNAVAILABLE] "`` in front of ``agent.description``, so that
+    "auto" speaker selection (whose model reads the descriptions) is steered away from the
+    agent, e.g. while a circuit breaker is open; ``mark_available()`` takes the prefix off
+    again. Both are idempotent and thread-safe. Text added to the description while the agent
+    was marked is kept. A description that was None is shown as ``"[UNAVAILABLE] "`` and
+    comes back as None.
+
+    The prefix belongs to the guards: code that adds or removes it by hand makes the guard's
+    record of the original description meaningless (``mark_available`` then only strips the
+    prefix, if present).
+
+    Args:
+        agent: the agent (anything with a settable ``description``).
+
+    Raises:
+        InvalidAttributeTypeError: ``agent`` has no ``description`` attribute (an ``AttributeError``,
+            as the classic package raised when marking such an object).
+    """
+
+    def __init__(self, agent: Any) -> None:
+        if not hasattr(agent, "description"):
+            raise InvalidAttributeTypeError(
+                f"AgentDescriptionGuard needs an agent with a description attribute; got {type(agent).__name__} "
+                f"{agent!r:.60}. Pass the agent itself (e.g. a ConversableAgent), not its name."
+            )
+        self._agent = agent
+        self._lock = _DESCRIPTION_LOCK
+        self._original_description: Any = _UNSET
+
+    @property
+    def agent(self) -> Any:
+        """The guarded agent."""
+        return self._agent
+
+    @property
+    def is_unavailable(self) -> bool:
+        """True while the agent's description carries the ``[UNAVAILABLE]`` prefix."""
+        return (self._agent.description or "").startswith(UNAVAILABLE_PREFIX)
+
+    def mark_unavailable(self) -> None:
+        """Prefix the description with ``"[UNAVAILABLE] "`` (nothing happens if it already is)."""
+        with self._lock:
+            current = self._agent.description or ""
+            if current.startswith(UNAVAILABLE_PREFIX):
+                return
+            self._original_description = self._agent.description
+            self._agent.description = UNAVAILABLE_PREFIX + current
+
+    def mark_available(self) -> None:
+        """Take the ``"[UNAVAILABLE] "`` prefix off the description (nothing happens without it).
+
+        The rest of the live description is kept, including text appended while the agent was
+        marked; a description that was None when marked comes back as None if nothing was added.
+        """
+        with self._lock:
+            current = self._agent.description or ""
+            original, self._original_description = self._original_description, _UNSET
+            if not current.startswith(UNAVAILABLE_PREFIX):
+                return
+            rest = current[len(UNAVAILABLE_PREFIX):]
+            self._agent.description = None if (original is None and rest == "") else rest
+
+    def __repr__(self) -> str:
+        state = "unavailable" if self.is_unavailable else "available"
+        return f"{type(self).__name__}({getattr(self._agent, 'name', self._agent)!r}, {state})"

@@ -6,11 +6,16 @@ from typing import Any
 
 __all__ = [
     "AgentNameConflict",
+    "AgentNameConflictError",
     "InvalidCarryOverType",
+    "InvalidCarryOverTypeError",
     "ModelToolNotSupportedError",
     "NoEligibleSpeaker",
+    "NoEligibleSpeakerError",
     "SenderRequired",
+    "SenderRequiredError",
     "UndefinedNextAgent",
+    "UndefinedNextAgentError",
 ]
 
 # Not classic names: the errors this package raises where the classic package asserted.
@@ -30,14 +35,19 @@ class InvalidStateError(RuntimeError, AssertionError):
     """A call the object is not set up for, where the classic package raised ``AssertionError``."""
 
 
-class AgentNameConflict(Exception):  # noqa: N818 - classic name
+# Each classic exception has two names: the AG2 0.14 name (``...Error``) and the older one (ag2 0.7 /
+# pyautogen 0.2). Both name the same class, so ``except`` with either name catches what the package
+# raises and what user code raises under the other name.
+
+
+class AgentNameConflictError(Exception):  # noqa: N818 - classic name
     """Two agents of a group share a name where names must be unique."""
 
     def __init__(self, msg: str = "Found multiple agents with the same name.", *args: Any, **kwargs: Any) -> None:
         super().__init__(msg, *args, **kwargs)
 
 
-class NoEligibleSpeaker(Exception):  # noqa: N818
+class NoEligibleSpeakerError(Exception):  # noqa: N818
     """No agent may speak next: the group chat ends early."""
 
     def __init__(self, message: str = "No eligible speakers.") -> None:
@@ -45,7 +55,7 @@ class NoEligibleSpeaker(Exception):  # noqa: N818
         super().__init__(self.message)
 
 
-class SenderRequired(Exception):  # noqa: N818
+class SenderRequiredError(Exception):  # noqa: N818
     """A reply trigger given as a name needs a sender to compare with."""
 
     def __init__(self, message: str = "Sender is required but not provided.") -> None:
@@ -53,7 +63,7 @@ class SenderRequired(Exception):  # noqa: N818
         super().__init__(self.message)
 
 
-class InvalidCarryOverType(Exception):  # noqa: N818
+class InvalidCarryOverTypeError(Exception):  # noqa: N818
     """A carryover that is neither a string nor a list."""
 
     def __init__(
@@ -63,12 +73,20 @@ class InvalidCarryOverType(Exception):  # noqa: N818
         super().__init__(self.message)
 
 
-class UndefinedNextAgent(Exception):  # noqa: N818
+class UndefinedNextAgentError(Exception):  # noqa: N818
     """The agents named as next speakers are not in the group."""
 
     def __init__(self, message: str = "The provided agents list does not overlap with agents in the group.") -> None:
         self.message = message
         super().__init__(self.message)
+
+
+# The older names (ag2 0.7.3, pyautogen 0.2).
+AgentNameConflict = AgentNameConflictError
+NoEligibleSpeaker = NoEligibleSpeakerError
+SenderRequired = SenderRequiredError
+InvalidCarryOverType = InvalidCarryOverTypeError
+UndefinedNextAgent = UndefinedNextAgentError
 
 
 class ModelToolNotSupportedError(Exception):
@@ -86,6 +104,11 @@ class InvalidAttributeTypeError(AttributeError, TypeError):
 
 class NotAnAgentError(ValueError, TypeError):
     """Something that is not an agent where agents are expected; the classic package raised ``ValueError``."""
+
+
+class NotAPolicyError(ValueError, TypeError):
+    """An eligibility policy without an ``is_eligible(agent, ctx)`` method; the classic package raised
+    ``ValueError`` (older releases of this package ``TypeError``)."""
 
 
 class UnknownKeyError(KeyError):

@@ -12,6 +12,7 @@ from typing import Any, Literal, Optional, Protocol, TypedDict, Union, runtime_c
 __all__ = [
     "Agent",
     "LLMAgent",
+    "LLMMessageType",
     "MessageContentType",
     "UserMessageImageContentPart",
     "UserMessageTextContentPart",
@@ -19,6 +20,10 @@ __all__ = [
 ]
 
 MessageContentType = Union[str, list[Union[dict, str]], None]  # type: ignore[type-arg]
+
+# One message as sent to a model (the classic ``autogen.agentchat.agent.LLMMessageType``); one object,
+# re-exported wherever the classic package names it.
+LLMMessageType = dict[str, Any]
 
 
 class UserMessageTextContentPart(TypedDict):

@@ -444,7 +444,7 @@ def test_factory(tmp_path: Path) -> None:
 def test_extractor_and_content_types() -> None:
     text: UserMessageTextContentPart = {"type": "text", "text": "```python\nprint(1)\n```"}
     image: UserMessageImageContentPart = {"type": "image_url", "image_url": {"url": "http://x/y.png"}}
-    assert content_str([text, image]) == "```python\nprint(1)\n```<image>"
+    assert content_str([text, image]) == "```python\nprint(1)\n```\n<image>"  # newline-joined, as autogen 0.14
     assert MarkdownCodeExtractor().extract_code_blocks([text, image]) == [CodeBlock(code="print(1)", language="python")]
     assert CodeExtractor in MarkdownCodeExtractor.__mro__ and CodeExecutor in LocalCommandLineCodeExecutor.__mro__
     with pytest.raises(AssertionError, match="Missing 'type' key"):

@@ -143,11 +143,12 @@ def test_signature_and_class_attributes_are_classic() -> None:
         ("image", "python:3-slim"),
         ("container_name", None),
         ("timeout", 60),
-        ("work_dir", Path(".")),
+        ("work_dir", None),  # autogen 0.14.1's default (the current directory, as ag2 0.7.3's Path("."))
         ("bind_dir", None),
         ("auto_remove", True),
         ("stop_container", True),
         ("execution_policies", None),
+        ("container_create_kwargs", None),  # keyword-only, as in autogen 0.14.1
     ]
     assert DockerCommandLineCodeExecutor.LANGUAGE_ALIASES == {"py": "python", "js": "javascript"}
     assert DockerCommandLineCodeExecutor.DEFAULT_EXECUTION_POLICY == {

@@ -235,7 +235,9 @@ def test_the_chat_cache_serves_the_preparation_and_the_agents_own_cache_comes_ba
         first = _user().initiate_chat(society, message="Q", cache=chat_cache, silent=True)
         second = _user().initiate_chat(society, message="Q", cache=chat_cache, silent=True)
     assert first.summary == second.summary == "prepared"
-    assert scripted_server.request_count == 5  # the second preparation came from the chat's cache
+    # Inside a `with Cache...:` block every chat without cache= uses the block's cache (autogen 0.14.1; ag2 0.7.3
+    # made 5 requests): the second run's inner chat and its preparation both come from the cache.
+    assert scripted_server.request_count == 3
     # The inner chat lends caches too; the society's own cache is back after the outer chat.
     assert society.client_cache is own_cache and society.previous_cache is None
 

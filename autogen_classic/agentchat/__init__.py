@@ -7,7 +7,8 @@ This ``__init__`` is the classic ``autogen.agentchat`` face: it only re-exports,
 from .agent import Agent, LLMAgent
 from .assistant_agent import AssistantAgent
 from .chat import ChatResult, a_initiate_chats, initiate_chats
-from .conversable_agent import ConversableAgent
+from .conversable_agent import ConversableAgent, UpdateSystemMessage
+from .eligibility_policy import AgentDescriptionGuard, AgentEligibilityPolicy, SelectionContext
 from .groupchat import GroupChat, GroupChatManager
 from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
@@ -15,12 +16,16 @@ from .utils import gather_usage_summary
 
 __all__ = [
     "Agent",
+    "AgentDescriptionGuard",
+    "AgentEligibilityPolicy",
     "AssistantAgent",
     "ChatResult",
     "ConversableAgent",
     "GroupChat",
     "GroupChatManager",
     "LLMAgent",
+    "SelectionContext",
+    "UpdateSystemMessage",
     "UserProxyAgent",
     "a_initiate_chats",
     "gather_usage_summary",

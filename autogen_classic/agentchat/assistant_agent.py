@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Literal, Optional, Union
 
+from ..llm_config import LLMConfig
 from .conversable_agent import ConversableAgent
 
 __all__ = ["AssistantAgent"]

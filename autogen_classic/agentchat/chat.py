@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from openai import BadRequestError
 
+from ..coding.utils import content_str  # noqa: F401 - importable here, as in classic AutoGen
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
 from ..io import IOStream
+from ..events.agent_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..messages.agent_messages import PostCarryoverProcessingMessage
 from ..messages.emit import emit
 from ..oai.errors import AllEndpointsFailedError
@@ -24,6 +26,7 @@ DEFAULT_SUMMARY_PROMPT = "Summarize the takeaway from the conversation. Do not a
 
 __all__ = [
     "ChatResult",
+    "CostDict",
     "DEFAULT_SUMMARY_PROMPT",
     "IOStream",
     "SUMMARY_METHODS",
@@ -36,6 +39,13 @@ __all__ = [
     "reflection_with_llm_summary",
     "validate_summary_method",
 ]
+
+
+class CostDict(TypedDict):
+    """The shape of ``ChatResult.cost``: usage and cost with and without the cached model calls."""
+
+    usage_including_cached_inference: dict[str, Any]
+    usage_excluding_cached_inference: dict[str, Any]
 
 
 @dataclass

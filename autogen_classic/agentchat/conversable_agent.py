@@ -1,15 +1,13 @@
 """``ConversableAgent``: one message list per peer, an ordered pipeline of reply functions.
 
 The class is assembled from small parts: the reply pipeline (:mod:`.reply_pipeline`), the
-built-in reply functions (:mod:`.builtin_replies`), chat driving (:mod:`.chat_driver`) and
-tool registration (:mod:`.tool_registry`). This module keeps construction, the message
-store, sending and receiving, human input, resetting and usage.
+built-in reply functions (:mod:`.builtin_replies`), chat driving (:mod:`.chat_driver`),
+tool registration (:mod:`.tool_registry`) and asking the human (:mod:`.human_input`). This
+module keeps construction, the message store, sending and receiving, resetting and usage.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import copy
 import re
 from collections import defaultdict
@@ -20,7 +18,19 @@ from .. import runtime_logging
 from ..coding.reply import local_run_code, resolve_code_execution_config, run_code_blocks
 from ..coding.utils import content_str
 from ..exception_utils import InvalidArgumentTypeError
+from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    ClearConversableAgentHistoryEvent, ClearConversableAgentHistoryWarningEvent, ConversableAgentUsageSummaryEvent,
+    ConversableAgentUsageSummaryNoCostIncurredEvent, ErrorEvent, ExecuteCodeBlockEvent, ExecutedFunctionEvent,
+    ExecuteFunctionEvent, GenerateCodeExecutionReplyEvent, PostCarryoverProcessingEvent, RunCompletionEvent,
+    TerminationAndHumanReplyNoInputEvent, TerminationEvent, UsingAutoReplyEvent, create_received_event_model,
+)
 from ..io import IOStream
+from ..io.base import AsyncInputStream, AsyncIOStreamProtocol, InputStream, IOStreamProtocol  # noqa: F401 - as above
+from ..io.run_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    AsyncRunIterResponse, AsyncRunResponse, AsyncRunResponseProtocol, RunIterResponse, RunResponse,
+    RunResponseProtocol,
+)
+from ..io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream  # noqa: F401 - as above
 from ..messages.agent_messages import (
     ClearConversableAgentHistoryMessage,
     ClearConversableAgentHistoryWarningMessage,
@@ -28,22 +38,25 @@ from ..messages.agent_messages import (
     received_message_fields,
 )
 from ..messages.emit import emit
+from ..llm_config import LLMConfig
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool
-from .conversable import builtin_replies as replies
+from .conversable import builtin_replies as replies, human_input
 from .agent import Agent
 from .conversable.agent_args import (
     check_agent,
     check_description,
     check_init_arguments,
     check_llm_config_type,
+    resolve_llm_config,
     conversations,
     printable_names,
     shown,
     warn_argument,
 )
-from .conversable.agent_run import a_run_with_user, run_with_user
+from .conversable.run_api import RunMixin
 from .chat import DEFAULT_SUMMARY_PROMPT, ChatResult, reflection_with_llm_summary
+from .conversable.agent_state import UpdateSystemMessage, add_functions, register_update_agent_state
 from .conversable.chat_driver import ChatDriverMixin
 from .conversable.messages import invalid_message_error, message_to_dict, to_oai_message
 from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
@@ -53,12 +66,15 @@ from .conversable.usage import UsageMixin
 
 # Re-exported: classic code imports these names from this module.
 from .._pydantic import model_dump  # noqa: F401
-from ..cache import AbstractCache  # noqa: F401
+from ..cache import AbstractCache, Cache  # noqa: F401
 from ..coding import CodeExecutor, CodeExecutorFactory  # noqa: F401
 from ..coding.docker import check_can_use_docker_or_throw, decide_use_docker  # noqa: F401
 from ..coding.execute import execute_code  # noqa: F401
 from ..coding.utils import extract_code, infer_lang  # noqa: F401
-from ..exception_utils import InvalidCarryOverType, SenderRequired  # noqa: F401
+from ..exception_utils import InvalidCarryOverType, InvalidCarryOverTypeError  # noqa: F401
+from ..exception_utils import SenderRequired, SenderRequiredError  # noqa: F401
+from ..import_utils import is_coroutine_callable  # noqa: F401
+from .conversable.messages import normilize_message_to_oai  # noqa: F401
 from ..oai import ModelClient  # noqa: F401
 from ..tools import load_basemodels_if_needed, serialize_to_str  # noqa: F401
 from ..tools.dependency_injection import ChatContext  # noqa: F401
@@ -67,7 +83,7 @@ from .chat import a_initiate_chats, initiate_chats  # noqa: F401
 from .conversable.tool_registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
 
-__all__ = ["ConversableAgent", "reflection_with_llm_summary"]
+__all__ = ["ConversableAgent", "UpdateSystemMessage", "reflection_with_llm_summary"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,7 +92,7 @@ def _default_is_termination_msg(message: dict[str, Any]) -> bool:
     return content_str(message.get("content")) == "TERMINATE"
 
 
-class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, UsageMixin):
+class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, UsageMixin, RunMixin):
     """A generic agent that can converse with others: by model, by code and tool execution, or by a human.
 
     Every reply passes through an ordered list of reply functions; by default they check termination and
@@ -105,6 +121,9 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         chat_messages: Optional[dict[Agent, list[dict[str, Any]]]] = None,
         silent: Optional[bool] = None,
         context_variables: Optional[dict[str, Any]] = None,
+        functions: Union[list[Callable[..., Any]], Callable[..., Any], None] = None,
+        update_agent_state_before_reply: Optional[Union[list[Any], Callable[..., Any], UpdateSystemMessage]] = None,
+        handoffs: Optional[Any] = None,
     ) -> None:
         """
         Args:
@@ -127,6 +146,11 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
             chat_messages: earlier conversations to start from (peer -> list of messages).
             silent: when set, overrides the ``silent`` argument of sends (whether messages are printed).
             context_variables: shared variables for reply functions and tools.
+            functions: functions offered to the model as tools (for the model only; register them for
+                execution on the agent that runs them).
+            update_agent_state_before_reply: callables ``(agent, messages)`` and ``UpdateSystemMessage``s run
+                before each reply.
+            handoffs: AG2 0.14's hand-off conditions (a ``Handoffs``), kept as ``self.handoffs``.
         """
         check_init_arguments(
             name, system_message, is_termination_msg, max_consecutive_auto_reply, default_auto_reply, description,
@@ -158,6 +182,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         self.client_cache: Any = None
         self.previous_cache: Any = None
         self.hook_lists: dict[str, list[Callable[..., Any]]] = {method: [] for method in HOOKABLE_METHODS}
+        self.handoffs = handoffs  # read by group orchestration only
 
         self._init_llm(llm_config)
         self._init_functions(function_map)
@@ -181,9 +206,12 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         self.register_reply(
             [Agent, None], ConversableAgent.a_check_termination_and_human_reply, ignore_async_in_sync_chat=True
         )
+        add_functions(self, functions)
+        register_update_agent_state(self, update_agent_state_before_reply)
 
     # ----------------------------------------------------------------- configuration
     def _init_llm(self, llm_config: Any) -> None:
+        llm_config = resolve_llm_config(llm_config)  # LLMConfig forms of AG2 0.14 (an LLMConfig is a dict)
         check_llm_config_type(llm_config)
         if llm_config is None:
             llm_config = self.DEFAULT_CONFIG
@@ -473,21 +501,9 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
             raise ValueError(f"Agent '{self.name}' has code_execution_config=False: it does not run code.")
         return run_code_blocks(code_blocks, self._code_execution_config, IOStream.get_default(), run_code=self.run_code)
 
-    # ----------------------------------------------------------------- human input
-    def get_human_input(self, prompt: str) -> str:
-        """Ask the person at the console (through the current IOStream). Closed input counts as "exit"."""
-        try:
-            reply = IOStream.get_default().input(prompt)
-        except EOFError:
-            reply = "exit"
-        self._human_input.append(reply)
-        return reply
-
-    async def a_get_human_input(self, prompt: str) -> str:
-        """(async) Ask the person at the console without blocking the event loop."""
-        context = contextvars.copy_context()
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, context.run, self.get_human_input, prompt)
+    # Human input (bodies in human_input.py): override get_human_input to ask some other way.
+    get_human_input = human_input.get_human_input
+    a_get_human_input = human_input.a_get_human_input
 
     # ----------------------------------------------------------------- resetting
     def reset(self) -> None:
@@ -540,53 +556,6 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         if extra_kept:
             emit(ClearConversableAgentHistoryMessage, agent_name=self.name, recipient_name=self.name,
                  no_messages_preserved=extra_kept)
-
-    # ----------------------------------------------------------------- a chat with a made-up user
-    def run(
-        self,
-        message: str,
-        *,
-        tools: Optional[Union[Tool, Iterable[Tool]]] = None,
-        executor_kwargs: Optional[dict[str, Any]] = None,
-        max_turns: Optional[int] = None,
-        msg_to: Literal["agent", "user"] = "agent",
-        clear_history: bool = False,
-        user_input: bool = True,
-    ) -> ChatResult:
-        """Chat with this agent through a new agent named "user" that stands for the person at the console.
-
-        The chat ends when the user types "exit", when a message contains "TERMINATE", or after ``max_turns``.
-
-        Args:
-            message: the first message.
-            tools: tools this agent may call; the user agent executes them. They are withdrawn afterwards.
-            executor_kwargs: further ``ConversableAgent`` arguments of the user agent. By default it runs code
-                blocks in the "coding" directory with ``use_docker=True`` (locally when this process runs in a
-                container, else an error unless Docker answers); give ``code_execution_config`` to change that.
-            max_turns: the most turns (a turn is one message each way); None: no limit.
-            msg_to: "agent" (the user sends ``message`` to this agent) or "user" (this agent sends it).
-            clear_history: clear this agent's earlier conversation with the user agent first.
-            user_input: ask the person at the console on every turn (else the user agent never asks).
-        """
-        return run_with_user(
-            self, ConversableAgent, message, tools, executor_kwargs, max_turns, msg_to, clear_history, user_input
-        )
-
-    async def a_run(
-        self,
-        message: str,
-        *,
-        tools: Optional[Union[Tool, Iterable[Tool]]] = None,
-        executor_kwargs: Optional[dict[str, Any]] = None,
-        max_turns: Optional[int] = None,
-        msg_to: Literal["agent", "user"] = "agent",
-        clear_history: bool = False,
-        user_input: bool = True,
-    ) -> ChatResult:
-        """(async) Chat with this agent through a new "user" agent; see ``run``."""
-        return await a_run_with_user(
-            self, ConversableAgent, message, tools, executor_kwargs, max_turns, msg_to, clear_history, user_input
-        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Literal, Optional, Union
 
 from .conversable.agent_args import unknown_human_input_mode
+from ..llm_config import LLMConfig
 from .conversable_agent import ConversableAgent
 
 __all__ = ["UserProxyAgent"]

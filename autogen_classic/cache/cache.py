@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any, ClassVar
 
@@ -23,6 +24,9 @@ class Cache:
 
         with Cache.disk(cache_seed=42) as cache:
             user.initiate_chat(assistant, message="2+2?", cache=cache)
+
+    Chats started inside the ``with`` block without ``cache=`` (nested chats and group chats included)
+    use it too, as in AG2 0.14; an explicit ``cache=`` wins (``get_current_cache``).
 
     Args:
         config: ``{"cache_seed": ..., "cache_path_root": ...}`` for a disk cache,
@@ -129,8 +133,24 @@ class Cache:
         }
         return Cache({"cache_seed": str(cache_seed), "cosmos_db_config": cosmos_db_config})
 
+    # The cache of the innermost ``with Cache...:`` block (per thread and task): chats started inside
+    # the block without a cache use it (AG2 0.14).
+    _current_cache: ClassVar[ContextVar[Any]] = ContextVar("autogen_classic_current_cache", default=None)
+
+    @classmethod
+    def get_current_cache(cls, cache: "Cache | None" = None) -> "Cache | None":
+        """Return ``cache`` if given, else the cache of the innermost ``with Cache...:`` block (None outside one).
+
+        Args:
+            cache: an explicit cache, which wins.
+        """
+        if cache is not None:
+            return cache
+        return cls._current_cache.get()  # type: ignore[no-any-return]
+
     def __enter__(self) -> Any:
-        """Enter the underlying store's context and return it (e.g. the ``DiskCache``)."""
+        """Make this the current cache and enter the underlying store's context; return the store (e.g. ``DiskCache``)."""
+        self._tokens = [*getattr(self, "_tokens", []), Cache._current_cache.set(self)]
         return self.cache.__enter__()
 
     def __exit__(
@@ -139,8 +159,16 @@ class Cache:
         exc_value: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
-        """Close the underlying store."""
-        return self.cache.__exit__(exc_type, exc_value, traceback)
+        """Close the underlying store; the enclosing block's cache (if any) is current again."""
+        try:
+            return self.cache.__exit__(exc_type, exc_value, traceback)
+        finally:
+            tokens = getattr(self, "_tokens", [])
+            if tokens:
+                try:
+                    Cache._current_cache.reset(tokens.pop())
+                except (ValueError, RuntimeError):  # exited in another context than it was entered in
+                    Cache._current_cache.set(None)
 
     def get(self, key: str, default: Any | None = None) -> Any | None:
         """Return the value stored under ``key``, or ``default`` when there is none."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from .abstract_cache_base import AbstractCache
 from .disk_cache import DiskCache
+from .in_memory_cache import InMemoryCache  # noqa: F401 - importable here, as in classic AutoGen
 
 __all__ = ["CacheFactory"]
 

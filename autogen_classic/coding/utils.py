@@ -19,6 +19,7 @@ __all__ = [
     "PYTHON_VARIANTS",
     "SHELL_LANGUAGES",
     "content_str",
+    "format_chat_result",
     "infer_lang",
     "extract_code",
     "filename_patterns",
@@ -42,11 +43,21 @@ def content_str(content: Union[str, list[Union[UserMessageTextContentPart, UserM
     """Turn the ``content`` of an OpenAI message into plain text.
 
     Args:
-        content (str, list or None): a string, a multimodal list of ``{"type": "text", "text": ...}``
-            and ``{"type": "image_url", ...}`` parts, or None.
+        content (str, list or None): a string, None, or a list of content parts (dicts with a
+            ``type``): text (``"text"``, ``"input_text"``), images (``"image_url"``,
+            ``"input_image"``), calls (``"function"``, ``"tool_call"``, ``"tool_calls"``) and the
+            Responses API's ``"apply_patch_call"`` and ``"shell_call"``.
 
     Returns:
-        str: the text; each image becomes ``<image>``; None becomes ``""``.
+        str: the parts' texts, one per line (AG2 0.14; ag2 0.7 joined them with nothing between):
+        text as it is, each image as ``<image>``, a call as ``<function: name>`` (``<function>``
+        without a name), a patch as ``<apply_patch_call: TYPE on PATH (status: S) diff: D>``, a
+        shell call as ``[shell_call id=ID commands=[...]]``; None becomes ``""``.
+
+    Raises:
+        TypeError: ``content`` is of another type, or a list item is not a dict.
+        InvalidArgumentError: a part has no ``type`` (also an ``AssertionError``, the classic type).
+        ValueError: a part's ``type`` is unknown.
     """
     if content is None:
         return ""
@@ -54,20 +65,32 @@ def content_str(content: Union[str, list[Union[UserMessageTextContentPart, UserM
         return content
     if not isinstance(content, list):
         raise TypeError(f"content must be None, str, or list, but got {type(content)}")
-    parts: list[str] = []
-    for item in content:
-        if not isinstance(item, dict):
-            raise TypeError("Wrong content format: every element should be dict if the content is a list.")
-        if "type" not in item:
-            raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
-        kind = item["type"]
-        if kind == "text":
-            parts.append(item["text"])
-        elif kind == "image_url":
-            parts.append("<image>")
-        else:
-            raise ValueError(f"Wrong content format: unknown type {kind} within the content")
-    return "".join(parts)
+    return "\n".join(_part_text(item) for item in content)
+
+
+def _part_text(item: Any) -> str:
+    """The text of one content part (see :func:`content_str`)."""
+    if not isinstance(item, dict):
+        raise TypeError("Wrong content format: every element should be dict if the content is a list.")
+    if "type" not in item:
+        raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
+    kind = item["type"]
+    if kind in ("text", "input_text"):
+        return item["text"]
+    if kind in ("image_url", "input_image"):
+        return "<image>"
+    if kind in ("function", "tool_call", "tool_calls"):
+        return f"<function: {item['name']}>" if "name" in item else "<function>"
+    if kind == "apply_patch_call":
+        operation = item.get("operation", {})
+        return (
+            f"<apply_patch_call: {operation.get('type', 'unknown_operation')} on {operation.get('path', 'unknown_path')}"
+            f" (status: {item.get('status', 'unknown_status')}) diff: {operation.get('diff', 'unknown_diff')}>"
+        )
+    if kind == "shell_call":
+        commands = item.get("action", {}).get("commands", [])
+        return f"[shell_call id={item.get('call_id', '<unknown>')} commands={commands}]"
+    raise ValueError(f"Wrong content format: unknown type {kind} within the content")
 
 
 def infer_lang(code: str) -> str:
@@ -183,4 +206,38 @@ def silence_pip(code: str, lang: str) -> str:
         match = regex.search(line)
         if match is not None and "-qqq" not in line:
             lines[i] = line.replace(match.group(0), match.group(0) + " -qqq", 1)
+    return "\n".join(lines)
+
+
+def format_chat_result(result: Any) -> str:
+    """A readable summary of a chat's result (a ``ChatResult``): message count, id, cost, summary, last messages.
+
+    Args:
+        result: the ``ChatResult`` (anything with ``chat_history``, ``chat_id``, ``cost`` and ``summary``).
+
+    Returns:
+        str: the summary, framed by lines of ``=``; the summary is cut at 300 characters and each of the
+        last three messages at 100 (with ``...``).
+    """
+    rule = "=" * 80
+    history = list(getattr(result, "chat_history", None) or [])
+    lines = [rule, "\U0001f4ca Exploration Session Summary", rule]
+    lines.append(f"\n\u2022 Total messages: {len(history)}")
+    lines.append(f"\u2022 Chat ID: {getattr(result, 'chat_id', None)}")
+    cost = getattr(result, "cost", None)
+    if cost:
+        total = (cost.get("usage_including_cached_inference") or {}).get("total_cost", 0)
+        lines.append(f"\u2022 Cost: ${total:.4f}")
+    summary = getattr(result, "summary", None)
+    if summary:
+        lines.append("\n\U0001f4ac Final Status:")
+        preview = summary[:300] + "..." if len(summary) > 300 else summary
+        lines.extend(f"   {line}" for line in preview.split("\n"))
+    lines.append("\n\U0001f4dd Last 3 messages:")
+    for message in history[-3:]:
+        who = message.get("name", message.get("role", "unknown"))
+        # content_str: a message with no content (a tool call) or with content parts still reads as text.
+        text = content_str(message.get("content"))
+        lines.append(f"   [{who}]: {text[:100]}{'...' if len(text) > 100 else ''}")
+    lines.append("\n" + rule)
     return "\n".join(lines)

@@ -1,6 +1,8 @@
 """Console input and output (``IOStream``), replaceable for tests and user interfaces.
 
-Imports nothing else of the package: every layer above may print through it.
+Imports only the events (``autogen_classic.events``) below it: every layer above may print through it.
+The responses of ``ConversableAgent.run`` live here too (``run_response``, ``thread_io_stream``,
+``step_controller``, ``processors``).
 ``IOWebsockets`` (a websocket client as the console) loads on first use, so the
 optional ``websockets`` package is needed only by those who serve websockets.
 """

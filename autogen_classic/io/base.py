@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
+from ..events.base_event import BaseEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+
 __all__ = ["OutputStream", "InputStream", "IOStream", "IOConsole"]
 
 
@@ -31,6 +33,23 @@ class InputStream(Protocol):
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         """Read one line; raise ``EOFError`` when the input is closed."""
         ...
+
+
+@runtime_checkable
+class AsyncInputStream(Protocol):
+    async def input(self, prompt: str = "", *, password: bool = False) -> str:
+        """Read one line (awaited); raise ``EOFError`` when the input is closed."""
+        ...
+
+
+@runtime_checkable
+class IOStreamProtocol(InputStream, OutputStream, Protocol):
+    """What a console stream offers: ``print``, ``send`` and ``input``."""
+
+
+@runtime_checkable
+class AsyncIOStreamProtocol(AsyncInputStream, OutputStream, Protocol):
+    """A console stream whose ``input`` is awaited."""
 
 
 @runtime_checkable

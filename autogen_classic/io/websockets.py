@@ -22,6 +22,8 @@ import uuid
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Union
 
+from ..events.base_event import BaseEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.print_event import PrintEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from .base import IOStream
 
 __all__ = ("IOWebsockets",)
@@ -74,7 +76,7 @@ def _text(value: Any) -> str:
 def print_event_json(*objects: Any, sep: str = " ", end: str = "\n") -> str:
     """The JSON of the ``"print"`` event for ``print(*objects, sep=sep, end=end)``.
 
-    Built here rather than through the event classes, which sit above ``io``; the text is what
+    Built directly (no model per printed line); the text is what
     ``PrintMessage(*objects, sep=sep, end=end).model_dump_json()`` gives.
     """
     content = {"uuid": str(uuid.uuid4()), "objects": [_text(x) for x in objects], "sep": sep, "end": end}

@@ -12,9 +12,40 @@ from uuid import UUID
 
 from termcolor import colored
 
+from ..events import agent_events as events
+from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    ClearAgentsHistoryEvent,
+    ClearConversableAgentHistoryEvent,
+    ClearConversableAgentHistoryWarningEvent,
+    ConversableAgentUsageSummaryEvent,
+    ConversableAgentUsageSummaryNoCostIncurredEvent,
+    ExecuteCodeBlockEvent,
+    ExecutedFunctionEvent,
+    ExecuteFunctionEvent,
+    FunctionCallEvent,
+    FunctionResponseEvent,
+    GenerateCodeExecutionReplyEvent,
+    GroupChatResumeEvent,
+    GroupChatRunChatEvent,
+    PostCarryoverProcessingEvent,
+    SelectSpeakerEvent,
+    SelectSpeakerInvalidInputEvent,
+    SelectSpeakerTryCountExceededEvent,
+    SpeakerAttemptFailedMultipleAgentsEvent,
+    SpeakerAttemptFailedNoAgentsEvent,
+    SpeakerAttemptSuccessfulEvent,
+    TerminationAndHumanReplyNoInputEvent,
+    TerminationEvent,
+    TextEvent,
+    ToolCallEvent,
+    ToolResponseEvent,
+    UsingAutoReplyEvent,
+)
+from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from .base_message import BaseMessage, wrap_message
 from .console_text import Printer, agent_name, content_to_text, printer
 from .received_messages import (  # noqa: F401 - the classic path of these events
+    NAMES,
     BasePrintReceivedMessage,
     FunctionCall,
     FunctionCallMessage,
@@ -44,12 +75,26 @@ __all__ = [
     "SelectSpeakerMessage",
     "SpeakerAttemptFailedMultipleAgentsMessage",
     "SpeakerAttemptFailedNoAgentsMessage",
+    "SpeakerAttemptSuccessfulMessage",
     "SpeakerAttemptSuccessfullMessage",
     "TerminationAndHumanReplyMessage",
+    "TerminationAndHumanReplyNoInputMessage",
+    "TerminationMessage",
     "TextMessage",
     "ToolCallMessage",
     "ToolResponseMessage",
 ]
+
+# Classic field name -> event field name, for the classes below (``as_event``).
+RECIPIENT = {"recipient_name": "recipient"}
+AGENTS = {"agent_names": "agents"}
+
+
+def _with_sender(fields: dict[str, Any], content: Any) -> dict[str, Any]:
+    if fields.get("sender") is None:
+        fields["sender"] = "No sender"
+    return fields
+
 
 # ------------------------------------------------------------------ chats
 def carryover_text(carryover: Any) -> str:
@@ -62,7 +107,7 @@ def carryover_text(carryover: Any) -> str:
     )
 
 
-@wrap_message
+@wrap_message(event=events.PostCarryoverProcessingEvent, renames=NAMES)
 class PostCarryoverProcessingMessage(BaseMessage):
     """The banner printed before each chat of ``initiate_chats``."""
 
@@ -112,7 +157,7 @@ class _HumanReply(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
 
-@wrap_message
+@wrap_message(event=events.TerminationAndHumanReplyNoInputEvent, renames=NAMES)
 class TerminationAndHumanReplyMessage(_HumanReply):
     """No human input was given when it was asked for."""
 
@@ -122,7 +167,7 @@ class TerminationAndHumanReplyMessage(_HumanReply):
         printer(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.UsingAutoReplyEvent, renames=NAMES)
 class UsingAutoReplyMessage(_HumanReply):
     """The agent goes on with its automatic reply."""
 
@@ -143,7 +188,7 @@ class _ForRecipient(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
 
-@wrap_message
+@wrap_message(event=events.ExecuteCodeBlockEvent, renames=RECIPIENT)
 class ExecuteCodeBlockMessage(_ForRecipient):
     """A code block is about to run."""
 
@@ -156,7 +201,8 @@ class ExecuteCodeBlockMessage(_ForRecipient):
                         f"{self.language})...", "red"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.GenerateCodeExecutionReplyEvent, renames={**NAMES, "code_block_languages": "code_blocks"},
+              adapt=_with_sender)
 class GenerateCodeExecutionReplyMessage(BaseMessage):
     """A code executor is about to run the blocks of a message."""
 
@@ -181,7 +227,7 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
         printer(f)(colored(text, "red"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.ExecuteFunctionEvent, renames=RECIPIENT)
 class ExecuteFunctionMessage(_ForRecipient):
     """A function is about to run."""
 
@@ -194,7 +240,7 @@ class ExecuteFunctionMessage(_ForRecipient):
                         f"Input arguments: {self.arguments}", "magenta"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.ExecutedFunctionEvent, renames=RECIPIENT)
 class ExecutedFunctionMessage(_ForRecipient):
     """A function ran; its output."""
 
@@ -209,7 +255,7 @@ class ExecutedFunctionMessage(_ForRecipient):
 
 
 # ------------------------------------------------------------------ group chats
-@wrap_message
+@wrap_message(event=events.GroupChatRunChatEvent, renames={"speaker_name": "speaker"})
 class GroupChatRunChatMessage(BaseMessage):
     """The manager names the next speaker."""
 
@@ -228,7 +274,7 @@ class GroupChatRunChatMessage(BaseMessage):
             printer(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.GroupChatResumeEvent, renames={"messages": "events"})
 class GroupChatResumeMessage(BaseMessage):
     """A group chat is resumed from earlier messages."""
 
@@ -247,7 +293,8 @@ class GroupChatResumeMessage(BaseMessage):
                     colored(self.last_speaker_name, "yellow"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.ClearAgentsHistoryEvent,
+              renames={"agent_name": "agent", "nr_messages_to_preserve": "nr_events_to_preserve"})
 class ClearAgentsHistoryMessage(BaseMessage):
     """A history is cleared by a "clear history" command."""
 
@@ -267,7 +314,8 @@ class ClearAgentsHistoryMessage(BaseMessage):
             printer(f)(f"Clearing history for {who}.")
 
 
-@wrap_message
+@wrap_message(event=events.ClearConversableAgentHistoryEvent, renames={
+    "agent_name": "agent", "recipient_name": "recipient", "no_messages_preserved": "no_events_preserved"})
 class ClearConversableAgentHistoryMessage(BaseMessage):
     """One more message is kept so a tool response keeps its tool call."""
 
@@ -288,7 +336,7 @@ class ClearConversableAgentHistoryMessage(BaseMessage):
                     "tool response.")
 
 
-@wrap_message
+@wrap_message(event=events.ClearConversableAgentHistoryWarningEvent, renames=RECIPIENT)
 class ClearConversableAgentHistoryWarningMessage(_ForRecipient):
     """``nr_messages_to_preserve`` does not apply when one conversation is cleared."""
 
@@ -314,7 +362,7 @@ class _SpeakerAttempt(BaseMessage):
         super().__init__(uuid=uuid, **_attempt_fields(fields, select_speaker_auto_verbose))
 
 
-@wrap_message
+@wrap_message(event=events.SpeakerAttemptSuccessfulEvent, renames={})
 class SpeakerAttemptSuccessfullMessage(_SpeakerAttempt):
     """An "auto" selection attempt named exactly one agent."""
 
@@ -324,7 +372,7 @@ class SpeakerAttemptSuccessfullMessage(_SpeakerAttempt):
                         f"{name}", "green"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.SpeakerAttemptFailedMultipleAgentsEvent, renames={})
 class SpeakerAttemptFailedMultipleAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named several agents."""
 
@@ -333,7 +381,7 @@ class SpeakerAttemptFailedMultipleAgentsMessage(_SpeakerAttempt):
                         "multiple agent names.", "red"), flush=True)
 
 
-@wrap_message
+@wrap_message(event=events.SpeakerAttemptFailedNoAgentsEvent, renames={})
 class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named no agent."""
 
@@ -353,7 +401,7 @@ class _WithAgentNames(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
 
-@wrap_message
+@wrap_message(event=events.SelectSpeakerEvent, renames=AGENTS)
 class SelectSpeakerMessage(_WithAgentNames):
     """The numbered list of manual speaker selection."""
 
@@ -364,7 +412,7 @@ class SelectSpeakerMessage(_WithAgentNames):
             out(f"{number}: {name}")
 
 
-@wrap_message
+@wrap_message(event=events.SelectSpeakerTryCountExceededEvent, renames=AGENTS)
 class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
     """Manual selection gave up after too many tries."""
 
@@ -374,7 +422,7 @@ class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
         printer(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
 
 
-@wrap_message
+@wrap_message(event=events.SelectSpeakerInvalidInputEvent, renames=AGENTS)
 class SelectSpeakerInvalidInputMessage(_WithAgentNames):
     """Manual selection got something other than a listed number."""
 
@@ -383,7 +431,7 @@ class SelectSpeakerInvalidInputMessage(_WithAgentNames):
 
 
 # ------------------------------------------------------------------ usage
-@wrap_message
+@wrap_message(event=events.ConversableAgentUsageSummaryNoCostIncurredEvent, renames=RECIPIENT)
 class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
     """An agent without a model has no usage."""
 
@@ -391,9 +439,31 @@ class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
         printer(f)(f"No cost incurred from agent '{self.recipient_name}'.")
 
 
-@wrap_message
+@wrap_message(event=events.ConversableAgentUsageSummaryEvent, renames=RECIPIENT)
 class ConversableAgentUsageSummaryMessage(_ForRecipient):
     """The heading of an agent's usage summary."""
 
     def print(self, f: Printer = None) -> None:
         printer(f)(f"Agent '{self.recipient_name}':")
+
+
+# ------------------------------------------------------------------ AG2 Classic 0.14 names
+def _system_sender(fields: dict[str, Any], content: Any) -> dict[str, Any]:
+    fields.setdefault("sender", "system")
+    fields.setdefault("recipient", None)
+    return fields
+
+
+@wrap_message(event=events.TerminationEvent, adapt=_system_sender)
+class TerminationMessage(BaseMessage):
+    """A termination condition of a run was met (the classic shape of ``TerminationEvent``, sent by "system")."""
+
+    termination_reason: str
+
+    def print(self, f: Printer = None) -> None:
+        printer(f)(colored(f"\n>>>>>>>> TERMINATING RUN ({self.uuid}): {self.termination_reason}", "red"), flush=True)
+
+
+# The names AG2 Classic 0.14 gives two of these events (the 0.7.3 names stay, for 0.7.3 code).
+SpeakerAttemptSuccessfulMessage = SpeakerAttemptSuccessfullMessage
+TerminationAndHumanReplyNoInputMessage = TerminationAndHumanReplyMessage

@@ -1,4 +1,4 @@
-"""The event model: every line the package prints is first one of these pydantic models.
+"""The classic event model of ag2 0.7.3 (``autogen.messages.base_message``), on the machinery of ``events``.
 
 An event class is written as its *content* (a ``BaseMessage`` subclass with the fields and a
 ``print(f)`` method) and decorated with :func:`wrap_message`, which returns the class users
@@ -6,38 +6,29 @@ import: a model with a ``type`` tag (``"text"`` for ``TextMessage``) and the con
 ``content``. Serialised, every event reads ``{"type": ..., "content": {"uuid": ..., ...}}``, and
 :func:`get_annotated_type_for_message_classes` gives the tagged union that reads any of them back.
 
+The package's own classes are each the 0.7.3 shape of an ``autogen.events`` event: ``TextMessage`` is a
+subclass of ``TextEvent`` (and ``isinstance(text_event, TextMessage)`` holds too), with the 0.7.3 field
+names, type tag and printed text; ``as_event`` gives the event itself (same uuid).
+
 Events the package itself builds for every printed line skip validation (their values come from
 the package); events users build are validated as pydantic models are.
 """
 
 from __future__ import annotations
 
-import os
-import random
-import re
-from typing import Annotated, Any, Callable, Literal, Optional, TypeVar, Union
-from uuid import UUID, SafeUUID
+from typing import Annotated, Any, Callable, Optional, TypeVar, Union
+from uuid import UUID
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
+
+from ..events.base_event import (  # noqa: F401 - new_uuid: importable here as before
+    camel2snake,
+    make_wrapper,
+    new_uuid,
+    register_conversion,
+)
 
 __all__ = ["BaseMessage", "get_annotated_type_for_message_classes", "wrap_message"]
-
-# Event ids: random version-4 UUIDs from a private generator, so seeding the global `random`
-# module (which "random" speaker selection draws from) is not disturbed by printing.
-_ids = random.Random(os.urandom(16))
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=lambda: _ids.seed(os.urandom(16)))
-_VERSION_4 = (0x4000 << 64) | (0x8000 << 48)
-_VERSION_MASK = ~((0xF000 << 64) | (0xC000 << 48))
-
-
-def new_uuid() -> UUID:
-    """A random version-4 UUID, cheaper than ``uuid.uuid4()`` (built for every printed line)."""
-    value = (_ids.getrandbits(128) & _VERSION_MASK) | _VERSION_4
-    uid = object.__new__(UUID)
-    object.__setattr__(uid, "int", value)
-    object.__setattr__(uid, "is_safe", SafeUUID.unknown)
-    return uid
 
 
 class BaseMessage(BaseModel):
@@ -53,26 +44,17 @@ class BaseMessage(BaseModel):
         raise NotImplementedError(f"{type(self).__name__} does not say how it prints; define print(self, f=None).")
 
 
-_set = object.__setattr__
+class _ClassicEventMeta(type(BaseModel)):  # type: ignore[misc]
+    """The metaclass of a classic class with an event: its event's instances count as its instances."""
 
-
-def _built(cls: type[BaseModel], fields: dict[str, Any]) -> Any:
-    # What pydantic's model_construct does, minus its per-field bookkeeping: the values are the
-    # package's own, already of the declared types.
-    instance = cls.__new__(cls)
-    _set(instance, "__dict__", fields)
-    _set(instance, "__pydantic_fields_set__", set(fields))
-    _set(instance, "__pydantic_extra__", None)
-    _set(instance, "__pydantic_private__", None)
-    return instance
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if super().__instancecheck__(instance):
+            return True
+        event = cls.__dict__.get("__event_class__")
+        return event is not None and isinstance(instance, event)
 
 
 _message_classes: dict[str, type[BaseModel]] = {}
-
-
-def camel2snake(name: str) -> str:
-    """``"TextMessage"`` -> ``"text_message"``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def _type_name(cls: type[Any]) -> str:
@@ -86,62 +68,67 @@ def get_message_classes() -> dict[str, type[BaseModel]]:
 
 
 _M = TypeVar("_M", bound=BaseMessage)
+Adapt = Callable[[dict[str, Any], Any], dict[str, Any]]
 
 
-def wrap_message(message_cls: type[_M]) -> type[BaseModel]:
+def _converter(event: type[BaseModel], renames: dict[str, str], adapt: Optional[Adapt]) -> Callable[[Any], Any]:
+    def convert(message: Any) -> Any:
+        content = message.content
+        fields = {renames.get(name, name): value for name, value in content.__dict__.items()}
+        return event.build(**(adapt(fields, content) if adapt is not None else fields))  # type: ignore[attr-defined]
+
+    return convert
+
+
+def _alias_fields(classic: type, new: type, renames: dict[str, str]) -> None:
+    """Each shape answers the other's field names too: ``message.content.sender`` is its ``sender_name``,
+    ``event.content.sender_name`` its ``sender`` (read-only)."""
+
+    def alias(name: str) -> property:
+        return property(lambda self: getattr(self, name), doc=f"The same as ``{name}``.")
+
+    for classic_name, new_name in renames.items():
+        if not hasattr(classic, new_name) and new_name not in classic.model_fields:  # type: ignore[attr-defined]
+            setattr(classic, new_name, alias(classic_name))
+        if not hasattr(new, classic_name) and classic_name not in new.model_fields:  # type: ignore[attr-defined]
+            setattr(new, classic_name, alias(new_name))
+
+
+def wrap_message(
+    message_cls: Optional[type[_M]] = None,
+    *,
+    event: Optional[type[BaseModel]] = None,
+    renames: Optional[dict[str, str]] = None,
+    adapt: Optional[Adapt] = None,
+) -> Any:
     """Make an event class from its content class: ``type`` tag plus ``content``.
 
     The returned class has the content class's name; building it with the content's arguments
     builds the content (``TextMessage(content="hi", sender_name="a", recipient_name="b")``), and
     ``print(f)`` prints the content. It joins the union of :func:`get_annotated_type_for_message_classes`.
+    Used with keywords only (``@wrap_message(event=TextEvent, renames=...)``) it returns the decorator.
 
     Args:
         message_cls: a ``BaseMessage`` subclass; its name (without "Message", in snake case) is the type tag.
+        event: the ``autogen.events`` class this class is the classic shape of: the new class derives from
+            it, and ``as_event`` turns its instances into that event.
+        renames: classic field name -> event field name, for ``as_event``.
+        adapt: a last change of the renamed fields for ``as_event`` (given the fields and the content).
     """
+    if message_cls is None:
+        return lambda cls: wrap_message(cls, event=event, renames=renames, adapt=adapt)
     if not (isinstance(message_cls, type) and issubclass(message_cls, BaseMessage)):
         raise TypeError(f"wrap_message expects a BaseMessage subclass; got {message_cls!r}.")
     tag = _type_name(message_cls)
-    _field_names = tuple(message_cls.model_fields)  # the serialised order of the content's fields
-
-    class WrapperBase(BaseModel):
-        type: Literal[tag] = tag  # type: ignore[valid-type]
-        content: message_cls  # type: ignore[valid-type]
-
-        def __init__(self, *args: Any, **data: Any) -> None:
-            if set(data) == {"type", "content"} and not args:  # read back from its serialised form
-                super().__init__(**data)
-                return
-            super().__init__(content=message_cls(*args, **data))
-
-        def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-            """Print the event with ``f`` (builtin ``print`` by default)."""
-            self.content.print(f)  # type: ignore[attr-defined]
-
-        @classmethod
-        def build(cls, **fields: Any) -> Any:
-            """The event with these content fields, unvalidated (for values the package made itself)."""
-            ordered = {"uuid": new_uuid(), **{name: fields[name] for name in _field_names if name in fields}}
-            if len(ordered) <= len(fields):  # keys that are not declared fields: kept after them
-                ordered.update(fields)
-            return _built(cls, {"type": tag, "content": _built(message_cls, ordered)})
-
-    wrapper = create_model(message_cls.__name__, __base__=WrapperBase, __module__=message_cls.__module__)
-    for name, member in vars(message_cls).items():  # the content's own public methods, on the event too
-        if callable(member) and not name.startswith("_") and name != "print" and not hasattr(wrapper, name):
-            setattr(wrapper, name, _delegate(name, member))
-    wrapper.__qualname__ = message_cls.__qualname__
-    wrapper.__doc__ = message_cls.__doc__
+    if event is None:
+        wrapper = make_wrapper(message_cls, tag)
+    else:
+        wrapper = make_wrapper(message_cls, tag, base=event, metaclass=_ClassicEventMeta)
+        wrapper.__event_class__ = event  # type: ignore[attr-defined]
+        register_conversion(wrapper, _converter(event, dict(renames or {}), adapt))
+        _alias_fields(message_cls, event.model_fields["content"].annotation, renames or {})
     _message_classes[tag] = wrapper
     return wrapper
-
-
-def _delegate(name: str, member: Callable[..., Any]) -> Callable[..., Any]:
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self.content, name)(*args, **kwargs)
-
-    method.__name__ = name
-    method.__doc__ = member.__doc__
-    return method
 
 
 def get_annotated_type_for_message_classes() -> type[Any]:

@@ -1,56 +1,5 @@
-"""The console text shared by the events: the print function, agent names, message contents, boxed blocks."""
+"""The console text shared by the events (it lives in ``autogen_classic.events.console_text``)."""
 
-from __future__ import annotations
-
-import builtins
-from typing import Any, Callable, Optional
-
-from termcolor import colored
+from ..events.console_text import SEPARATOR, Printer, agent_name, boxed, call_block, content_to_text, printer
 
 __all__ = ["SEPARATOR", "Printer", "agent_name", "boxed", "call_block", "content_to_text", "printer"]
-
-SEPARATOR = "-" * 80
-Printer = Optional[Callable[..., Any]]
-
-
-def printer(f: Printer) -> Callable[..., Any]:
-    """``f``, or ``print`` when none is given (the classic events' ``print(f=None)``)."""
-    return f if f is not None else builtins.print
-
-
-def agent_name(agent: Any) -> Optional[str]:
-    """The name of an agent (or of anything named), None for None."""
-    return None if agent is None else getattr(agent, "name", str(agent))
-
-
-def content_to_text(content: Any) -> str:
-    """Text of a message content: a string, ``None`` or a multimodal list of parts (images as ``<image>``)."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for item in content:
-            if isinstance(item, dict) and item.get("type") == "text":
-                parts.append(str(item.get("text", "")))
-            elif isinstance(item, dict) and item.get("type") in ("image_url", "input_image"):
-                parts.append("<image>")
-            else:
-                parts.append(str(item))
-        return "".join(parts)  # joined without a separator, as the classic console shows them
-    return str(content)
-
-
-def boxed(f: Callable[..., Any], title: str, body: Any) -> None:
-    """``title`` in green, the body, and a green line of stars as long as the title."""
-    f(colored(title, "green"), flush=True)
-    f(body, flush=True)
-    f(colored("*" * len(title), "green"), flush=True)
-
-
-def call_block(f: Callable[..., Any], title: str, arguments: Any) -> None:
-    """A suggested call: its title, its arguments, and a green line of stars."""
-    f(colored(title, "green"), flush=True)
-    f("Arguments: \n", arguments if arguments else "(No arguments found)", flush=True, sep="")
-    f(colored("*" * len(title), "green"), flush=True)

@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from ..io.base import IOConsole, IOStream
 
-__all__ = ["emit", "emit_print", "emit_quiet", "listening", "send_to"]
+__all__ = ["emit", "emit_print", "emit_quiet", "emit_run_event", "listening", "send_to"]
 
 
 def send_to(stream: Any, event: Any) -> None:
@@ -43,6 +43,14 @@ def emit_quiet(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields:
     """Like :func:`emit`, for an event that prints nothing: not built when only the console listens."""
     stream = iostream if iostream is not None else IOStream.get_default()
     if listening(stream):
+        send_to(stream, event_cls.build(**fields))
+
+
+def emit_run_event(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
+    """Send an AG2 Classic 0.14 event that ag2 0.7.3's consoles never received (``TerminationEvent``):
+    only to a stream that takes them (a run's stream), so the console and 0.7.3 streams see what they did."""
+    stream = iostream if iostream is not None else IOStream.get_default()
+    if getattr(stream, "takes_run_events", False):
         send_to(stream, event_cls.build(**fields))
 
 

@@ -7,6 +7,8 @@ import json
 from typing import Any, Callable, Optional
 from uuid import UUID
 
+from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.print_event import PrintEvent
 from .base_message import BaseMessage, wrap_message
 
 __all__ = ["PrintMessage"]
@@ -21,7 +23,7 @@ def _text(value: Any) -> str:
         return str(value)
 
 
-@wrap_message
+@wrap_message(event=PrintEvent)
 class PrintMessage(BaseMessage):
     """What ``print(*objects, sep=sep, end=end)`` would show, as an event."""
 

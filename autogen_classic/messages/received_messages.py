@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any, Callable, Literal, Optional, Union
 from uuid import UUID
 
-from pydantic import BaseModel
 from termcolor import colored
 
+from ..events import received_events as events
 from .base_message import BaseMessage, wrap_message
 from .console_text import SEPARATOR, Printer, agent_name, boxed, call_block, content_to_text, printer
 
@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 MessageRole = Literal["assistant", "function", "tool"]
+NAMES = {"sender_name": "sender", "recipient_name": "recipient"}  # classic field -> event field
 
 
 class BasePrintReceivedMessage(BaseMessage):
@@ -39,23 +40,18 @@ def _heading(message: Any, out: Callable[..., Any]) -> None:
     out(f"{colored(message.sender_name, 'yellow')} (to {message.recipient_name}):\n", flush=True)
 
 
-class FunctionCall(BaseModel):
+class FunctionCall(events.FunctionCall):
     """A suggested function call: name and JSON arguments."""
-
-    name: Optional[str] = None
-    arguments: Optional[str] = None
 
     def print(self, f: Printer = None) -> None:
         call_block(printer(f), f"***** Suggested function call: {self.name or '(No function name found)'} *****",
                     self.arguments)
 
 
-class ToolCall(BaseModel):
+class ToolCall(events.ToolCall):
     """A suggested tool call: id and function."""
 
-    id: Optional[str] = None
     function: FunctionCall
-    type: str
 
     def print(self, f: Printer = None) -> None:
         name = self.function.name or "(No function name found)"
@@ -63,18 +59,16 @@ class ToolCall(BaseModel):
                     self.function.arguments)
 
 
-class ToolResponse(BaseModel):
+class ToolResponse(events.ToolResponse):
     """One tool result."""
 
-    tool_call_id: Optional[str] = None
-    role: MessageRole = "tool"
     content: Any
 
     def print(self, f: Printer = None) -> None:
         boxed(printer(f), f"***** Response from calling tool ({self.tool_call_id or 'No id found'}) *****", self.content)
 
 
-@wrap_message
+@wrap_message(event=events.FunctionResponseEvent, renames=NAMES)
 class FunctionResponseMessage(BasePrintReceivedMessage):
     """The result of a function call, received."""
 
@@ -89,7 +83,7 @@ class FunctionResponseMessage(BasePrintReceivedMessage):
         out("\n", SEPARATOR, flush=True, sep="")
 
 
-@wrap_message
+@wrap_message(event=events.ToolResponseEvent, renames=NAMES)
 class ToolResponseMessage(BasePrintReceivedMessage):
     """Tool results, received (one box per response)."""
 
@@ -105,7 +99,7 @@ class ToolResponseMessage(BasePrintReceivedMessage):
             out("\n", SEPARATOR, flush=True, sep="")
 
 
-@wrap_message
+@wrap_message(event=events.FunctionCallEvent, renames=NAMES)
 class FunctionCallMessage(BasePrintReceivedMessage):
     """A suggested function call, received."""
 
@@ -121,7 +115,7 @@ class FunctionCallMessage(BasePrintReceivedMessage):
         out("\n", SEPARATOR, flush=True, sep="")
 
 
-@wrap_message
+@wrap_message(event=events.ToolCallEvent, renames=NAMES)
 class ToolCallMessage(BasePrintReceivedMessage):
     """Suggested tool calls, received."""
 
@@ -142,7 +136,7 @@ class ToolCallMessage(BasePrintReceivedMessage):
         out("\n", SEPARATOR, flush=True, sep="")
 
 
-@wrap_message
+@wrap_message(event=events.TextEvent, renames=NAMES)
 class TextMessage(BasePrintReceivedMessage):
     """A text (or multimodal) message, received."""
 

@@ -2,7 +2,8 @@
 
 The speaker-selection decision (with its trace record), each model request, the end of a group
 chat, and a request for human input. The first two print nothing on the console (they did not
-before); they reach streams, websockets and custom ``IOStream`` objects.
+before); they reach streams, websockets and custom ``IOStream`` objects. Each is the ``*Message``
+shape of its ``autogen_classic.events.run_events`` event (same fields).
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ from typing import Any, Callable, Optional
 from pydantic import PrivateAttr
 from termcolor import colored
 
+from ..events import run_events as events
 from .base_message import BaseMessage, wrap_message
 
 __all__ = ["GroupChatEndMessage", "InputRequestMessage", "ModelRequestMessage", "SpeakerSelectionMessage"]
 
 
-@wrap_message
+@wrap_message(event=events.SpeakerSelectionEvent)
 class SpeakerSelectionMessage(BaseMessage):
     """One speaker-selection decision: the selection trace record of the round.
 
@@ -34,7 +36,7 @@ class SpeakerSelectionMessage(BaseMessage):
         """Prints nothing: the console shows the chosen speaker as "Next speaker"."""
 
 
-@wrap_message
+@wrap_message(event=events.ModelRequestEvent)
 class ModelRequestMessage(BaseMessage):
     """One model request: endpoint, model, tokens, latency, cost and whether the cache answered."""
 
@@ -52,7 +54,7 @@ class ModelRequestMessage(BaseMessage):
         """Prints nothing: the console shows the answer when it is received."""
 
 
-@wrap_message
+@wrap_message(event=events.GroupChatEndEvent)
 class GroupChatEndMessage(BaseMessage):
     """A group chat ended; ``end_reason`` says why (the manager's ``end_reason``).
 
@@ -73,7 +75,12 @@ class GroupChatEndMessage(BaseMessage):
             (f or builtins.print)(colored(f"\n>>>>>>>> GROUP CHAT ENDED: {self.end_reason}", "red"), flush=True)
 
 
-@wrap_message
+def _answerable(fields: dict[str, Any], content: Any) -> dict[str, Any]:
+    fields["respond"] = content._respond  # the stream's answer, if a stream asked
+    return fields
+
+
+@wrap_message(event=events.InputRequestEvent, adapt=_answerable)
 class InputRequestMessage(BaseMessage):
     """Human input is asked for. In a chat stream, answer it with ``respond(text)``."""
 

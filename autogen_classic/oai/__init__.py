@@ -1,4 +1,5 @@
-"""The model-client layer: OpenAIWrapper, config lists, usage, llm_config checks (configuration/), endpoints (endpoint/).
+"""The model-client layer: OpenAIWrapper, config lists, usage, llm_config checks (configuration/), endpoints
+(endpoint/), the typed config_list entries (entries/).
 
 Imports only the layers below (io, cache, exception_utils, token_count_utils, local): never tools, coding or agents.
 """
@@ -14,14 +15,46 @@ from .config_list import (
     config_list_openai_aoai,
     filter_config,
     get_config_list,
+    get_first_llm_config,
 )
 from .configuration.config import ConfigEntry, LLMConfigModel, validate_llm_config
 from .endpoint.openai_client import OpenAIClient
+from .entries import (
+    AnthropicLLMConfigEntry,
+    AzureOpenAILLMConfigEntry,
+    BedrockLLMConfigEntry,
+    CerebrasLLMConfigEntry,
+    CohereLLMConfigEntry,
+    DeepSeekLLMConfigEntry,
+    GeminiLLMConfigEntry,
+    GroqLLMConfigEntry,
+    MistralLLMConfigEntry,
+    OllamaLLMConfigEntry,
+    OpenAILLMConfigEntry,
+    OpenAIResponsesLLMConfigEntry,
+    OpenAIV2LLMConfigEntry,
+    TogetherLLMConfigEntry,
+)
 from .errors import AllEndpointsFailedError, AllEndpointsTimedOutError, EndpointAttempt
 from .model_client import ModelClient
 from .usage import OAI_PRICE1K, gather_usage_summary
 
 __all__ = [
+    "AnthropicLLMConfigEntry",
+    "AzureOpenAILLMConfigEntry",
+    "BedrockLLMConfigEntry",
+    "CerebrasLLMConfigEntry",
+    "CohereLLMConfigEntry",
+    "DeepSeekLLMConfigEntry",
+    "GeminiLLMConfigEntry",
+    "GroqLLMConfigEntry",
+    "MistralLLMConfigEntry",
+    "OllamaLLMConfigEntry",
+    "OpenAILLMConfigEntry",
+    "OpenAIResponsesLLMConfigEntry",
+    "OpenAIV2LLMConfigEntry",
+    "TogetherLLMConfigEntry",
+    "get_first_llm_config",
     "OAI_PRICE1K",
     "AllEndpointsFailedError",
     "AllEndpointsTimedOutError",

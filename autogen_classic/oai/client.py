@@ -20,13 +20,29 @@ from ..cache.keys import get_key
 from ..exception_utils import ModelToolNotSupportedError
 from ..io.base import IOStream
 from ..logger.logger_utils import format_ts
+from ..events.client_events import StreamEvent, UsageSummaryEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..messages.emit import listening, send_to
 from ..messages.run_events import ModelRequestMessage
 from ..token_count_utils import count_token
-from .client_utils import FormatterProtocol
+from .client_utils import FormatterProtocol, merge_config_with_tools
 from .configuration.config import validate_llm_config
 from .configuration.options import check_options
 from .endpoint.openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OPEN_API_BASE_URL_PREFIX, OpenAIClient
+from .endpoint.providers import classic_llm_client_class, is_llm_client, v2_client_class
+from .entries import (
+    AzureOpenAIEntryDict,
+    AzureOpenAILLMConfigEntry,
+    DeepSeekEntryDict,
+    DeepSeekLLMConfigEntry,
+    LLMConfigEntry,
+    LLMConfigEntryDict,
+    OpenAIEntryDict,
+    OpenAILLMConfigEntry,
+    OpenAIResponsesEntryDict,
+    OpenAIResponsesLLMConfigEntry,
+    OpenAIV2EntryDict,
+    OpenAIV2LLMConfigEntry,
+)
 from .endpoint.request import (
     LEGACY_CACHE_DIR,
     LEGACY_DEFAULT_CACHE_SEED,
@@ -45,28 +61,50 @@ from .errors import (
     MalformedResponseError,
     describe_failure,
 )
-from .model_client import ModelClient, PlaceHolderClient
-from .secrets import is_valid_api_key, scrub_exception
+from .model_client import ChatCompletionExtended, ModelClient, PlaceHolderClient  # noqa: F401 - classic path too
+from .secrets import is_valid_api_key, redact_url, scrub_exception
+from .wrapper_settings import (
+    AOPENAI_FALLBACK_KWARGS,
+    OPENAI_FALLBACK_KWARGS,
+    log_cache_seed_value,
+    routing_method_of,
+)
 from .usage import OAI_PRICE1K, cost_for_tokens, print_usage_summary, update_usage_summary
 
 __all__ = [
+    "AOPENAI_FALLBACK_KWARGS",
     "ERROR",
     "LEGACY_CACHE_DIR",
     "LEGACY_DEFAULT_CACHE_SEED",
     "OAI_PRICE1K",
+    "OPENAI_FALLBACK_KWARGS",
     "OPEN_API_BASE_URL_PREFIX",
     "TOOL_ENABLED",
+    "AzureOpenAIEntryDict",
+    "AzureOpenAILLMConfigEntry",
     "Cache",
+    "DeepSeekEntryDict",
+    "DeepSeekLLMConfigEntry",
     "FormatterProtocol",
     "IOStream",
+    "LLMConfigEntry",
+    "LLMConfigEntryDict",
     "ModelClient",
     "ModelToolNotSupportedError",
     "OpenAIClient",
+    "OpenAIEntryDict",
+    "OpenAILLMConfigEntry",
+    "OpenAIResponsesEntryDict",
+    "OpenAIResponsesLLMConfigEntry",
+    "OpenAIV2EntryDict",
+    "OpenAIV2LLMConfigEntry",
     "OpenAIWrapper",
     "PlaceHolderClient",
     "count_token",
     "get_key",
     "is_valid_api_key",
+    "log_cache_seed_value",
+    "merge_config_with_tools",
 ]
 
 # Classic flags: the openai SDK is a dependency, so it is always there and always supports tools.
@@ -74,10 +112,19 @@ ERROR: ImportError | None = None
 TOOL_ENABLED = True
 
 logger = logging.getLogger("autogen_classic.oai")
+
 # One DEBUG record per completed model request (model, endpoint, tokens, latency, cache hit).
 request_logger = logging.getLogger("autogen_classic.oai.client")
 
 _RETRYABLE_BY_NEXT_ENTRY = (openai.APIError, MalformedResponseError, json.JSONDecodeError, OSError)
+
+
+def _shown_url(url: Any) -> Any:
+    """An endpoint's URL as events and log records show it: None when unknown, a password in it masked."""
+    if not url:
+        return None
+    masked = redact_url(str(url))
+    return url if masked == str(url) else masked
 
 
 def _annotate(response: Any, **attributes: Any) -> None:
@@ -87,7 +134,10 @@ def _annotate(response: Any, **attributes: Any) -> None:
         extra.update(attributes)  # pydantic's __setattr__ is slow and these are never validated
         return
     for name, value in attributes.items():
-        setattr(response, name, value)
+        try:
+            setattr(response, name, value)
+        except ValueError:  # a pydantic model without such a field (a UnifiedResponse): kept beside its fields
+            object.__setattr__(response, name, value)
 
 
 class OpenAIWrapper:
@@ -103,15 +153,21 @@ class OpenAIWrapper:
             ``GROQ_API_KEY``) when ``api_key`` is absent. An entry without ``base_url`` uses the
             provider's endpoint (for OpenAI: ``OPENAI_BASE_URL`` when set). ``model`` may be left
             out and given to ``create()``. An empty or missing ``config_list`` means one endpoint
-            described by ``base_config``.
+            described by ``base_config``. ``"api_type": "responses"`` uses the OpenAI Responses API
+            (``OpenAIResponsesClient``); "openai_v2" / "responses_v2" answer with a ``UnifiedResponse``.
         **base_config: settings shared by every entry (an entry's own value wins): client
             settings (``timeout``, ``max_retries``, ...), request settings (``temperature``,
             ``tools``, ``response_format``, ...) and wrapper settings (``cache_seed``, ``filter_func``).
-            ``OpenAIWrapper(**llm_config)`` is how agents build their client.
+            ``OpenAIWrapper(**llm_config)`` is how agents build their client (an ``LLMConfig``
+            too). ``routing_method`` is "fixed_order" (the default: entries in order, the next one
+            on failure) or "round_robin" (each request starts with the next entry).
+
+    Entries may be typed entries (``OpenAILLMConfigEntry(...)``) as well as dicts.
 
     Raises:
         ValueError: the configuration is invalid, or a shared option is unknown (e.g. a misspelt
-            ``temprature``); the message names the key and the fix. Fields the SDK does not know
+            ``temprature``; that error is also a ``TypeError``, as in AG2 0.14); the message names the
+            key and the fix. Fields the SDK does not know
             are sent with ``extra_body={...}``.
     """
 
@@ -121,6 +177,12 @@ class OpenAIWrapper:
     actual_usage_summary: dict[str, Any] | None = None
 
     def __init__(self, *, config_list: list[dict[str, Any]] | None = None, **base_config: Any) -> None:
+        # Settings of the wrapper itself (an LLMConfig may hold them); they never reach an endpoint.
+        self.routing_method = routing_method_of(base_config.pop("routing_method", None))
+        self._round_robin_index = 0
+        base_config.pop("check_every_ms", None)  # taken by LLMConfig for compatibility; not used
+        if config_list is not None and not isinstance(config_list, (str, bytes, dict)):
+            config_list = [e.model_dump() if isinstance(e, LLMConfigEntry) else e for e in config_list]
         raw = dict(base_config) if config_list is None else {**base_config, "config_list": config_list}
         llm_config = validate_llm_config(raw)
         entries = llm_config.pop("config_list", None) or [{}]
@@ -138,6 +200,14 @@ class OpenAIWrapper:
                     "Custom model client %s in config_list: call register_model_client before create.",
                     merged["model_client_cls"],
                 )
+            elif (v2_class := v2_client_class(merged.get("api_type"))) is not None:
+                # "openai_v2" / "responses_v2": a client answering with a UnifiedResponse (llm_clients).
+                settings = {k: v for k, v in merged.items() if k in CLIENT_KEYS and v is not None}
+                self._clients.append(v2_class(response_format=merged.get("response_format"), **settings))
+            elif (classic_class := classic_llm_client_class(merged.get("api_type"))) is not None:
+                # "responses": the Responses API, answering with the SDK's Response (OpenAIResponsesClient).
+                settings = {k: v for k, v in merged.items() if k in CLIENT_KEYS and v is not None}
+                self._clients.append(classic_class(settings, response_format=merged.get("response_format")))
             else:
                 self._clients.append(OpenAIClient(merged))
             self._config_list.append({k: v for k, v in merged.items() if k not in self.openai_kwargs})
@@ -240,8 +310,10 @@ class OpenAIWrapper:
         self._require_activated()
         attempts: list[EndpointAttempt] = []
         rejected: Any | None = None
-        last = len(self._clients) - 1
-        for i, client in enumerate(self._clients):
+        order = self._request_order()
+        last = order[-1]
+        for i in order:
+            client = self._clients[i]
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
             started = time.time()
             hit = self._lookup(call, client)
@@ -266,8 +338,10 @@ class OpenAIWrapper:
         self._require_activated()
         attempts: list[EndpointAttempt] = []
         rejected: Any | None = None
-        last = len(self._clients) - 1
-        for i, client in enumerate(self._clients):
+        order = self._request_order()
+        last = order[-1]
+        for i in order:
+            client = self._clients[i]
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
             started = time.time()
             hit = self._lookup(call, client)
@@ -291,6 +365,16 @@ class OpenAIWrapper:
         return self._give_up(attempts, rejected)
 
     # ----------------------------------------------------------------- create steps
+    def _request_order(self) -> list[int]:
+        """The indices of the entries in the order this request tries them (see ``routing_method``)."""
+        indices = list(range(len(self._clients)))
+        if self.routing_method != "round_robin" or len(indices) < 2:
+            return indices
+        with self._usage_lock:
+            start = self._round_robin_index
+            self._round_robin_index = (start + 1) % len(indices)
+        return indices[start:] + indices[:start]
+
     def _describe(self, index: int, model: str | None = None) -> str:
         client = self._clients[index]
         if isinstance(client, OpenAIClient):
@@ -320,6 +404,8 @@ class OpenAIWrapper:
     def _cost(self, call: PreparedCall, client: Any, response: Any) -> float:
         if call.price is not None:
             usage = getattr(response, "usage", None)
+            if isinstance(usage, dict):  # a UnifiedResponse counts its tokens in a dict
+                return cost_for_tokens(None, usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), call.price)
             return cost_for_tokens(
                 None,
                 getattr(usage, "prompt_tokens", 0) if usage is not None else 0,
@@ -370,7 +456,7 @@ class OpenAIWrapper:
             usage = {}
         facts = {
             "model": call.params.get("model") or getattr(response, "model", None),
-            "base_url": getattr(client, "base_url", None) or None,
+            "base_url": _shown_url(getattr(client, "base_url", None)),
             "prompt_tokens": usage.get("prompt_tokens") or 0,
             "completion_tokens": usage.get("completion_tokens") or 0,
             "total_tokens": usage.get("total_tokens") or 0,
@@ -407,7 +493,7 @@ class OpenAIWrapper:
 
     def _failover_or_raise(self, index: int, client: Any, call: PreparedCall, err: Exception) -> EndpointAttempt:
         """Return the failed attempt when the next entry should try; re-raise errors the next entry cannot fix."""
-        if isinstance(client, OpenAIClient):
+        if isinstance(client, OpenAIClient) or is_llm_client(client):
             secrets = client.secrets
             scrub_exception(err, *secrets)
             if not isinstance(err, _RETRYABLE_BY_NEXT_ENTRY):
@@ -468,3 +554,10 @@ class OpenAIWrapper:
             else choice.message.content
             for choice in response.choices
         ]
+
+
+def __getattr__(name: str) -> Any:
+    # OpenAIResponsesClient lives in llm_clients, which builds on this package: loaded on first use.
+    if name == "OpenAIResponsesClient":
+        return classic_llm_client_class("responses")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,7 +6,7 @@ import logging
 import warnings
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["FormatterProtocol", "logging_formatter", "should_hide_tools", "validate_parameter"]
+__all__ = ["FormatterProtocol", "logging_formatter", "merge_config_with_tools", "should_hide_tools", "validate_parameter"]
 
 HIDE_TOOLS_VALUES = ("if_all_run", "if_any_run", "never")
 
@@ -120,3 +120,20 @@ def should_hide_tools(messages: list[dict[str, Any]], tools: list[dict[str, Any]
 logging_formatter = logging.Formatter(
     "[%(name)s: %(asctime)s] {%(lineno)d} %(levelname)s - %(message)s", "%m-%d %H:%M:%S"
 )
+
+
+def merge_config_with_tools(config: dict[str, Any], client_config: dict[str, Any]) -> dict[str, Any]:
+    """``{**config, **client_config}`` with the ``tools`` of both kept (the call's first).
+
+    The ``tools`` of both are combined when there are any, unless the merged configuration uses
+    the legacy ``functions`` (a request may not carry both).
+
+    Args:
+        config: the settings of the call (``create(...)``'s keyword arguments).
+        client_config: the settings of one ``config_list`` entry.
+    """
+    merged = {**config, **client_config}
+    tools = list(config.get("tools") or []) + list(client_config.get("tools") or [])
+    if tools and "functions" not in merged:
+        merged["tools"] = tools
+    return merged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
@@ -20,6 +21,7 @@ __all__ = [
     "filter_config",
     "get_config",
     "get_config_list",
+    "get_first_llm_config",
 ]
 
 logger = logging.getLogger("autogen_classic.oai")
@@ -418,3 +420,26 @@ def config_list_from_dotenv(
         return []
     logger.info("Models available: %s", [config["model"] for config in config_list])
     return config_list
+
+
+def get_first_llm_config(llm_config: Mapping[str, Any]) -> dict[str, Any]:
+    """The first endpoint of ``llm_config`` as a new plain dict.
+
+    Args:
+        llm_config: an ``llm_config`` dict or an ``LLMConfig``; one without ``config_list`` but with a
+            ``model`` is itself the endpoint (a deep copy of it is returned).
+
+    Raises:
+        ValueError: ``llm_config`` has neither ``config_list`` nor ``model``, or its ``config_list`` is empty.
+    """
+    if "config_list" not in llm_config:
+        if "model" in llm_config:
+            return copy.deepcopy(dict(llm_config))
+        raise ValueError(
+            "llm_config must be a valid config dictionary: give it a 'config_list' of endpoints (or a 'model')."
+        )
+    config_list = llm_config["config_list"]
+    if not config_list:
+        raise ValueError("Config list must contain at least one config.")
+    first = config_list[0]
+    return copy.deepcopy(dict(first) if isinstance(first, Mapping) else first.model_dump())

@@ -1,10 +1,30 @@
-"""The protocol a custom model client follows, and the placeholder used until it is registered."""
+"""The protocol a custom model client follows, the placeholder used until it is registered, and
+``ChatCompletionExtended``, the chat-completion shape with the attributes ``OpenAIWrapper`` adds."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, Union
 
-__all__ = ["ModelClient", "PlaceHolderClient"]
+from openai.types.chat import ChatCompletion
+
+__all__ = ["ChatCompletionExtended", "ModelClient", "PlaceHolderClient"]
+
+
+class ChatCompletionExtended(ChatCompletion):
+    """A chat completion carrying the attributes ``OpenAIWrapper`` sets on the answers it returns.
+
+    Attributes:
+        message_retrieval_function: the client's ``message_retrieval``, which reads the replies out of it.
+        config_id: the index of the ``config_list`` entry that answered.
+        pass_filter: whether the answer passed the request's ``filter_func``.
+        cost: the cost of the request in USD.
+    """
+
+    message_retrieval_function: Union[Callable[..., Any], None] = None
+    config_id: Union[str, None] = None
+    pass_filter: Union[Callable[..., bool], None] = None
+    cost: Union[float, None] = None
 
 
 class ModelClient(Protocol):

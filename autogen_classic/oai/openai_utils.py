@@ -11,6 +11,7 @@ from .config_list import (
     filter_config,
     get_config,
     get_config_list,
+    get_first_llm_config,
 )
 from .secrets import is_valid_api_key
 from .usage import OAI_PRICE1K
@@ -27,6 +28,10 @@ __all__ = [
     "filter_config",
     "get_config",
     "get_config_list",
+    "get_first_llm_config",
     "get_key",
     "is_valid_api_key",
 ]
+
+# AG2 0.14 names the loader of autogen.llm_config.utils so here; it is the same function.
+latest_config_list_from_json = config_list_from_json

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Union
 
+from .scripted_responses import ResponsesLedger, check_request, render_response
+
 __all__ = ["ScriptedReply", "ScriptedOpenAIServer", "Responder"]
 
 API_KEY = "sk-scripted-test"
@@ -59,6 +61,8 @@ class ScriptedReply:
         usage: overrides the computed token usage (``total_tokens`` is filled in if absent).
         finish_reason: overrides the derived finish reason.
         error_message: message of the error body when ``status`` is not 200.
+        reasoning: the model's reasoning text: ``reasoning_content`` of the chat message, a ``reasoning``
+            item of a Responses API answer (``/v1/responses``).
     """
 
     content: Optional[str] = None
@@ -73,6 +77,7 @@ class ScriptedReply:
     usage: Optional[Dict[str, int]] = None
     finish_reason: Optional[str] = None
     error_message: Optional[str] = None
+    reasoning: Optional[str] = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.status, int) or not 100 <= self.status <= 599:
@@ -119,6 +124,8 @@ def _pieces(text: str) -> Iterator[str]:
 class ScriptedOpenAIServer:
     """An OpenAI chat-completions server on 127.0.0.1 that answers from a queue of scripted replies.
 
+    ``/v1/responses`` answers from the same queue in the Responses API's form (see ``scripted_responses``).
+
     Args:
         default_reply: answer used when neither the responder nor the queue supplies one; when None
             such requests get HTTP 500 ("no reply scripted for this request").
@@ -136,6 +143,7 @@ class ScriptedOpenAIServer:
         self._thread: Optional[threading.Thread] = None
         self._response_counter = 0
         self._call_counter = 0
+        self._responses = ResponsesLedger()
         self.requests: List[Dict[str, Any]] = []
         self.request_headers: List[Dict[str, str]] = []
 
@@ -220,6 +228,7 @@ class ScriptedOpenAIServer:
             self.request_headers.clear()
             self._response_counter = 0
             self._call_counter = 0
+        self._responses.clear()
 
     @property
     def request_count(self) -> int:
@@ -274,6 +283,8 @@ class ScriptedOpenAIServer:
     def _completion(self, body: Dict[str, Any], reply: ScriptedReply, number: int) -> Dict[str, Any]:
         """Build the full (non-streamed) completion; streaming slices it into chunks."""
         message: Dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.reasoning is not None:
+            message["reasoning_content"] = reply.reasoning
         tool_calls = self._tool_calls(reply)
         finish = "stop"
         if tool_calls:
@@ -339,8 +350,14 @@ class ScriptedOpenAIServer:
         lines = [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]
         return "".join(lines).encode()
 
-    def _respond(self, body: Dict[str, Any], number: int) -> tuple[int, Dict[str, str], bytes, bool]:
-        """Return (status, headers, body bytes, truncate) for one chat-completions request."""
+    def _respond(
+        self, body: Dict[str, Any], number: int, responses: bool = False
+    ) -> tuple[int, Dict[str, str], bytes, bool]:
+        """Return (status, headers, body bytes, truncate) for one chat-completions (or Responses API) request."""
+        if responses:
+            refused = check_request(self._responses, body)
+            if refused is not None:
+                return refused[0], {}, _error_body(refused[0], refused[1]), False
         reply = self._next_reply(body)
         if reply is None:
             return 500, {}, _error_body(500, "no reply scripted for this request"), False
@@ -353,6 +370,9 @@ class ScriptedOpenAIServer:
         if reply.status != 200:
             message = reply.error_message or f"scripted error (HTTP {reply.status})"
             return reply.status, headers, _error_body(reply.status, message), reply.truncate
+        if responses:
+            answer = render_response(self._responses, body, reply, number, self._tool_calls(reply))
+            return 200, headers, json.dumps(answer).encode(), reply.truncate
         completion = self._completion(body, reply, number)
         if body.get("stream"):
             headers.setdefault("Content-Type", "text/event-stream")
@@ -404,7 +424,8 @@ def _make_handler(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:  # noqa: N802 - stdlib naming
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
-            if self.path.split("?")[0].rstrip("/") != "/v1/chat/completions":
+            route = self.path.split("?")[0].rstrip("/")
+            if route not in ("/v1/chat/completions", "/v1/responses"):
                 self._json(404, _error_body(404, f"unknown path {self.path}"))
                 return
             try:
@@ -416,7 +437,7 @@ def _make_handler(server: ScriptedOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             number = server._record(body, {k.lower(): v for k, v in self.headers.items()})
             try:
-                status, headers, payload, truncate = server._respond(body, number)
+                status, headers, payload, truncate = server._respond(body, number, route == "/v1/responses")
             except Exception as exc:  # a failing responder should surface as a server error, not a hang
                 status, headers, payload, truncate = 500, {}, _error_body(500, f"responder failed: {exc!r}"), False
             self._send(status, headers, payload, truncate)

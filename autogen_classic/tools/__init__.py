@@ -25,12 +25,14 @@ from .function_utils import (
     serialize_to_str,
 )
 from .tool import Tool, tool
+from .toolkit import Toolkit
 
 __all__ = [
     "BaseContext",
     "ChatContext",
     "Depends",
     "Tool",
+    "Toolkit",
     "a_execute_function",
     "a_function_call_reply",
     "a_tool_calls_reply",

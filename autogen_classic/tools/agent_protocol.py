@@ -34,3 +34,7 @@ class ToolAgent(Protocol):
     def register_for_execution(self, name: Optional[str] = None) -> Callable[[Any], Any]:
         """Decorator letting the agent execute calls to a function or tool."""
         ...
+
+    def update_tool_signature(self, tool_sig: Any, is_remove: bool) -> None:
+        """Add (or, ``is_remove``, remove) a tool schema of the agent's ``llm_config``."""
+        ...

@@ -19,11 +19,13 @@ import functools
 import inspect
 import types
 from abc import ABC
+from collections.abc import Iterable
 from typing import Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin
 
 from pydantic import ConfigDict, validate_call
 
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
+from ..import_utils import is_coroutine_callable
 from ..types import Agent  # also the classic name ``dependency_injection.Agent``
 from .agent_protocol import ToolAgent
 from .signatures import Field, get_typed_signature  # string annotations resolved, so injected params are found
@@ -36,6 +38,7 @@ __all__ = [
     "get_context_params",
     "inject_params",
     "on",
+    "remove_params",
 ]
 
 T = TypeVar("T")
@@ -336,3 +339,111 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
         parameters=[p for p in signature.parameters.values() if p.name not in hidden]
     )
     return wrapper
+
+
+# ---------------------------------------------------------------- the lower-level names of classic AutoGen
+def FastDepends(dependency: Callable[..., Any], *, use_cache: bool = True, cast: bool = True) -> Any:  # noqa: N802
+    """The plain dependency marker (classic ``dependency_injection.FastDepends``): ``x: T = FastDepends(f)``.
+
+    Unlike :func:`Depends`, ``dependency`` must be a callable; ``cast`` is accepted for compatibility
+    (the arguments of a provider are not converted).
+
+    Args:
+        dependency: the provider called to fill the parameter.
+        use_cache: call the provider once per call of the decorated function, even if several
+            parameters depend on it.
+        cast: accepted; the value a provider returns is passed as it is.
+    """
+    if not callable(dependency):
+        raise InvalidArgumentTypeError(
+            f"FastDepends needs a callable provider; got {type(dependency).__name__} {dependency!r:.60}. "
+            "Use Depends(on(value)) for a fixed value."
+        )
+    return Dependency(dependency, use_cache=use_cache)
+
+
+def inject(
+    func: Optional[Callable[..., Any]] = None,
+    *,
+    cast: bool = True,
+    extra_dependencies: Any = (),
+    pydantic_config: Optional[ConfigDict] = None,
+    dependency_overrides_provider: Any = None,
+    wrap_model: Callable[[Any], Any] = lambda model: model,
+) -> Any:
+    """Fill the ``Depends`` / ``FastDepends`` parameters of ``func`` on every call (``@inject`` or ``@inject()``).
+
+    Unlike :func:`inject_params`, the signature is kept as it is and unknown keyword arguments are errors.
+    A dependency always fills its parameter, even when the caller passed a value for it (as in classic
+    AutoGen).
+
+    Args:
+        func: the function (sync or async); None to use ``inject(...)`` as a decorator factory.
+        cast: check and convert the arguments from the type hints (pydantic).
+        extra_dependencies: more dependencies (``Depends(f)`` markers) resolved before each call, for their
+            effects.
+        pydantic_config: the pydantic configuration of the checks.
+        dependency_overrides_provider: an object with ``dependency_overrides`` (provider -> replacement).
+        wrap_model: accepted for compatibility.
+    """
+    if func is None:
+        return lambda f: inject(f, cast=cast, extra_dependencies=extra_dependencies, pydantic_config=pydantic_config,
+                                dependency_overrides_provider=dependency_overrides_provider, wrap_model=wrap_model)
+    f = _unwrap_staticmethod(func)
+    typed = get_typed_signature(f)
+    overrides = getattr(dependency_overrides_provider, "dependency_overrides", None) or {}
+
+    def effective(dependency: Dependency) -> Dependency:
+        replacement = overrides.get(dependency.dependency)
+        return Dependency(replacement, use_cache=dependency.use_cache) if replacement is not None else dependency
+
+    dependencies = {p.name: effective(d) for p in typed.parameters.values() if (d := _dependency_of(p)) is not None}
+    extras = [effective(d) for d in extra_dependencies if isinstance(d, Dependency)]
+    is_async = is_coroutine_callable(f)
+    _check_providers(getattr(f, "__name__", repr(f)), {**dependencies, **{str(i): d for i, d in enumerate(extras)}},
+                     is_async, set())
+    call = f
+    if cast:
+        config = ConfigDict(arbitrary_types_allowed=True, **(pydantic_config or {}))
+        with contextlib.suppress(Exception):  # annotations pydantic cannot read: run unchecked
+            call = validate_call(f, config=config)
+
+    if is_async:
+
+        @functools.wraps(f)
+        async def _a_injected(*args: Any, **kwargs: Any) -> Any:
+            resolver = _Resolver(kwargs)
+            async with contextlib.AsyncExitStack() as stack:
+                for extra in extras:
+                    await resolver.a_resolve(extra, stack)
+                for name, dependency in dependencies.items():
+                    kwargs[name] = await resolver.a_resolve(dependency, stack)
+                return await call(*args, **kwargs)
+
+        return _a_injected
+
+    @functools.wraps(f)
+    def _injected(*args: Any, **kwargs: Any) -> Any:
+        resolver = _Resolver(kwargs)
+        with contextlib.ExitStack() as stack:
+            for extra in extras:
+                resolver.resolve(extra, stack)
+            for name, dependency in dependencies.items():
+                kwargs[name] = resolver.resolve(dependency, stack)
+            return call(*args, **kwargs)
+
+    return _injected
+
+
+def remove_params(func: Callable[..., Any], sig: inspect.Signature, params: Iterable[str]) -> None:
+    """Set ``func.__signature__`` to ``sig`` without the parameters named in ``params``.
+
+    Args:
+        func: the function whose visible signature changes (it is changed in place).
+        sig: the signature to start from (usually ``inspect.signature(func)``).
+        params: the names of the parameters to hide.
+    """
+    hidden = set(params)
+    func.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=[p for p in sig.parameters.values() if p.name not in hidden]
+    )

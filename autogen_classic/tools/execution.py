@@ -20,8 +20,9 @@ from typing import Any, Callable, Coroutine, Optional
 from .. import runtime_logging
 from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
+from ..events.agent_events import ExecutedFunctionEvent
 from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
-from ..messages.emit import emit
+from ..messages.emit import emit, emit_run_event
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
 __all__ = [
@@ -74,7 +75,8 @@ def is_async_callable(func: Any) -> bool:
 
 
 def wrap_function(
-    func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None, *, source: Any = None
+    func: Callable[..., Any], inject_params: Optional[dict[str, Any]] = None, *, source: Any = None,
+    serialize: bool = True,
 ) -> Callable[..., Any]:
     """Wrap a tool so it accepts JSON-shaped arguments and returns message content.
 
@@ -88,29 +90,31 @@ def wrap_function(
         func: the function to wrap.
         inject_params: extra keyword arguments passed on every call (not visible to the model).
         source: the agent executing the calls, named in the runtime log.
+        serialize: turn the return value into a string (False: return it as the function did).
     """
     extra = dict(inject_params or {})
+    finish: Callable[[Any], Any] = serialize_to_str if serialize else (lambda value: value)
 
     if is_async_callable(func):
 
         @load_basemodels_if_needed
         @functools.wraps(func)
-        async def _a_wrapped_func(*args: Any, **kwargs: Any) -> str:
+        async def _a_wrapped_func(*args: Any, **kwargs: Any) -> Any:
             returned = await func(*args, **{**kwargs, **extra})
             if runtime_logging.is_logging:
                 runtime_logging.log_function_use(source, func, kwargs, returned)
-            return serialize_to_str(returned)
+            return finish(returned)
 
         wrapped: Callable[..., Any] = _a_wrapped_func
     else:
 
         @load_basemodels_if_needed
         @functools.wraps(func)
-        def _wrapped_func(*args: Any, **kwargs: Any) -> str:
+        def _wrapped_func(*args: Any, **kwargs: Any) -> Any:
             returned = func(*args, **{**kwargs, **extra})
             if runtime_logging.is_logging:
                 runtime_logging.log_function_use(source, func, kwargs, returned)
-            return serialize_to_str(returned)
+            return finish(returned)
 
         wrapped = _wrapped_func
 
@@ -178,10 +182,15 @@ def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], argu
 
 
 def _print_executed(
-    out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any, agent_name: str
+    out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any, agent_name: str,
+    success: bool, verbose: bool,
 ) -> None:
-    emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments, content=content,
-         recipient_name=agent_name)
+    if verbose:  # is_exec_success is kept for the event of a run (the classic JSON has no such field)
+        emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments,
+             content=content, recipient_name=agent_name, is_exec_success=success)
+    else:  # AG2 Classic 0.14 reports every execution to a run; the classic console only a verbose one
+        emit_run_event(ExecutedFunctionEvent, out, func_name=func_name, call_id=call_id, arguments=arguments,
+                       content=content, recipient=agent_name, is_exec_success=success)
 
 
 def run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -253,8 +262,7 @@ def execute_function(
             success = True
         except Exception as e:
             content = f"Error: {e}"
-    if verbose:
-        _print_executed(out, func_name, call_id, arguments, content, agent_name)
+    _print_executed(out, func_name, call_id, arguments, content, agent_name, success, verbose)
     return success, _result(func_name, content)
 
 
@@ -291,8 +299,7 @@ async def a_execute_function(
             success = True
         except Exception as e:
             content = f"Error: {e}"
-    if verbose:
-        _print_executed(out, func_name, call_id, arguments, content, agent_name)
+    _print_executed(out, func_name, call_id, arguments, content, agent_name, success, verbose)
     return success, _result(func_name, content)
 
 

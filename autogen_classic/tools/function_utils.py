@@ -26,6 +26,7 @@ from pydantic import Field as _PydanticField
 from pydantic.json_schema import JsonSchemaValue
 
 from .._pydantic import model_dump, model_dump_json, type2schema
+from ..import_utils import is_coroutine_callable  # noqa: F401 - importable here, as in classic AutoGen
 from .signatures import Field as AG2Field  # noqa: F401 - the classic name of ``Field`` here
 from .signatures import get_typed_annotation, get_typed_return_annotation, get_typed_signature
 

@@ -23,6 +23,8 @@ class Tool:
         name: the tool name (default: the function name).
         description: what the tool does, for the model (default: the function's docstring).
         func_or_tool: the function, or another ``Tool`` to copy name/description/function from.
+        parameters_json_schema: the JSON schema of the parameters as the model should see it; None
+            (default): built from the function's type hints.
     """
 
     def __init__(
@@ -31,6 +33,7 @@ class Tool:
         name: Optional[str] = None,
         description: Optional[str] = None,
         func_or_tool: Union["Tool", Callable[..., Any]],
+        parameters_json_schema: Optional[dict[str, Any]] = None,
     ) -> None:
         if isinstance(func_or_tool, Tool):
             self._name: str = name or func_or_tool.name
@@ -50,6 +53,12 @@ class Tool:
                 f"Parameter 'func_or_tool' must be a function, method or a Tool instance, it is "
                 f"'{type(func_or_tool)}' instead."
             )
+        if parameters_json_schema is not None and not isinstance(parameters_json_schema, dict):
+            raise TypeError(
+                f"parameters_json_schema must be a JSON schema as a dict (or None to build it from the type hints); "
+                f"got {type(parameters_json_schema).__name__} {parameters_json_schema!r:.60}."
+            )
+        self._parameters_json_schema = parameters_json_schema or None
 
     @property
     def name(self) -> str:
@@ -68,7 +77,13 @@ class Tool:
 
     @property
     def tool_schema(self) -> dict[str, Any]:
-        """The schema for the ``tools`` request parameter."""
+        """The schema for the ``tools`` request parameter (with ``parameters_json_schema`` when one was given)."""
+        if self._parameters_json_schema is not None:
+            return {
+                "type": "function",
+                "function": {"name": self._name, "description": self._description,
+                             "parameters": self._parameters_json_schema},
+            }
         return get_function_schema(self._func, name=self._name, description=self._description)
 
     @property
@@ -88,6 +103,9 @@ class Tool:
         Args:
             agent: the agent whose llm_config gets the tool schema.
         """
+        if self._parameters_json_schema is not None:
+            agent.update_tool_signature(self.tool_schema, is_remove=False)
+            return
         agent.register_for_llm()(self)
 
     def register_for_execution(self, agent: ToolAgent) -> None:

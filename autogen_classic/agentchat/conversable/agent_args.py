@@ -15,6 +15,9 @@ from numbers import Real
 from typing import Any, Callable, Optional, Sequence
 
 from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidAttributeTypeError, UnknownKeyError
+from ...llm_config import LLMConfig
+from ...llm_config.config import current_llm_config
+from ...oai.entries import LLMConfigEntry
 from ...types import is_agent
 from ..agent import Agent
 from .human_reply import HUMAN_INPUT_MODES
@@ -31,6 +34,7 @@ __all__ = [
     "conversations",
     "printable_name",
     "printable_names",
+    "resolve_llm_config",
     "shown",
     "unknown_human_input_mode",
     "warn_argument",
@@ -88,11 +92,31 @@ def check_agent(value: Any, argument: str, method: str) -> None:
         raise TypeError(f"{argument} must be an Agent (got {shown(value)}){hint}.")
 
 
+def resolve_llm_config(llm_config: Any) -> Any:
+    """The ``llm_config`` an agent keeps, from the forms AG2 0.14 accepts besides a dict, False and None.
+
+    - None inside a ``with llm_config:`` block (AG2 0.8 - 0.13): a copy of that block's ``LLMConfig``;
+    - a typed entry (``OpenAILLMConfigEntry(...)``) or a list of endpoint dicts / entries: an ``LLMConfig`` of them;
+    - anything else as given: an ``LLMConfig`` is a dict, so the dict path (deep copy, checks, client) takes it.
+    """
+    if llm_config is None:
+        return current_llm_config()
+    if isinstance(llm_config, LLMConfigEntry):
+        return LLMConfig(llm_config)
+    if (
+        isinstance(llm_config, (list, tuple))
+        and llm_config
+        and all(isinstance(entry, (dict, LLMConfigEntry)) for entry in llm_config)
+    ):
+        return LLMConfig(*llm_config)
+    return llm_config  # other values are checked by check_llm_config_type
+
+
 def check_llm_config_type(llm_config: Any) -> None:
-    """Refuse an ``llm_config`` that is not a dict, False or None (the classic package asserted this)."""
+    """Refuse an ``llm_config`` that is not a dict (an ``LLMConfig`` is one), False or None (the classic package asserted this)."""
     if llm_config is not None and llm_config is not False and not isinstance(llm_config, dict):
         raise InvalidArgumentTypeError(
-            f"llm_config must be a dict (with a 'config_list'), False (no model) or None; "
+            f"llm_config must be a dict (with a 'config_list'), an LLMConfig, False (no model) or None; "
             f"got {type(llm_config).__name__}."
         )
 

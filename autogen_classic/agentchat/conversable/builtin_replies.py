@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from ...coding.reply import code_execution_reply
 from ...exception_utils import InvalidArgumentError
 from ...io import IOStream
+from ...events.run_events import TerminationEvent
 from ...messages.agent_messages import TerminationAndHumanReplyMessage, UsingAutoReplyMessage
-from ...messages.emit import emit
+from ...messages.emit import emit, emit_run_event
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
-from .human_reply import human_reply_message, plan_human_input
+from .human_reply import human_reply_message, plan_human_input, stop_reason
 from .tool_responses import unroll_tool_responses
 
 if TYPE_CHECKING:
@@ -81,39 +82,45 @@ def _reply_from_response(self: "ConversableAgent", llm_client: Any, response: An
 
 
 def generate_oai_reply_from_client(
-    self: "ConversableAgent", llm_client: Any, messages: list[dict[str, Any]], cache: Any
+    self: "ConversableAgent", llm_client: Any, messages: list[dict[str, Any]], cache: Any, **kwargs: Any
 ) -> Union[str, dict[str, Any], None]:
-    """Ask ``llm_client`` for the next message of ``messages``."""
+    """Ask ``llm_client`` for the next message of ``messages`` (``kwargs``: further request options)."""
     response = llm_client.create(
-        context=messages[-1].get("context"), messages=unroll_tool_responses(messages), cache=cache, agent=self
+        context=messages[-1].get("context"), messages=unroll_tool_responses(messages), cache=cache, agent=self,
+        **kwargs,
     )
     return _reply_from_response(self, llm_client, response)
 
 
 def generate_oai_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
-    config: Optional[Any] = None,
+    config: Optional[Any] = None, **kwargs: Any,
 ) -> Reply:
-    """Reply with the model (``config`` may be another ``OpenAIWrapper`` to use)."""
+    """Reply with the model (``config`` may be another ``OpenAIWrapper`` to use).
+
+    ``kwargs`` are further request options for this call (``temperature=0``, ``response_format=...``).
+    """
     client = self.client if config is None else config
     if client is None:
         return False, None
     context, request = _request(self, _conversation(self, messages, sender))
-    response = client.create(context=context, messages=request, cache=self.client_cache, agent=self)
+    response = client.create(context=context, messages=request, cache=self.client_cache, agent=self, **kwargs)
     reply = _reply_from_response(self, client, response)
     return (False, None) if reply is None else (True, reply)
 
 
 async def a_generate_oai_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
-    config: Optional[Any] = None,
+    config: Optional[Any] = None, **kwargs: Any,
 ) -> Reply:
-    """(async) Reply with the model, without blocking the event loop."""
+    """(async) Reply with the model, without blocking the event loop; ``kwargs`` as for ``generate_oai_reply``."""
     client = self.client if config is None else config
     if client is None:
         return False, None
     context, request = _request(self, _conversation(self, messages, sender))
-    response = await client.a_create(context=context, messages=request, cache=self.client_cache, agent=self)
+    response = await client.a_create(
+        context=context, messages=request, cache=self.client_cache, agent=self, **kwargs
+    )
     reply = _reply_from_response(self, client, response)
     return (False, None) if reply is None else (True, reply)
 
@@ -202,6 +209,10 @@ def _apply_human_reply(
              sender_name=getattr(sender, "name", "No sender"), recipient_name=self.name)
     if plan.stop or reply == "exit" or (not reply and plan.stop_if_empty):
         self._consecutive_auto_reply_counter[sender] = 0
+        reason = stop_reason(self.human_input_mode, plan, reply, self.name)
+        if reason is not None:  # AG2 Classic 0.14's event: sent to a run's stream only, never printed classically
+            emit_run_event(TerminationEvent, termination_reason=reason, sender=self.name,
+                           recipient=getattr(sender, "name", None))
         return True, None
     if reply or self._max_consecutive_auto_reply_dict[sender] == 0:
         self._consecutive_auto_reply_counter[sender] = 0
@@ -221,13 +232,16 @@ def _apply_human_reply(
 
 def check_termination_and_human_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
-    config: Optional[Any] = None,
+    config: Optional[Any] = None, iostream: Optional[Any] = None,
 ) -> Reply:
     """End the chat, take the human's reply, or let the next reply function answer.
 
     "exit" (or closed input) ends the chat; an empty answer means auto-reply, except on a termination
-    message, where it ends the chat.
+    message, where it ends the chat. ``iostream``: the stream to ask on and print to (default: the current one).
     """
+    if iostream is not None:  # the default stream for this call, so that overrides of get_human_input see it too
+        with IOStream.set_default(iostream):
+            return check_termination_and_human_reply(self, messages, sender, config)
     message = _conversation(self, messages, sender)[-1]
     plan = _plan(self, message, sender)
     reply = self.get_human_input(plan.prompt) if plan.prompt is not None else ""
@@ -236,9 +250,12 @@ def check_termination_and_human_reply(
 
 async def a_check_termination_and_human_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
-    config: Optional[Any] = None,
+    config: Optional[Any] = None, iostream: Optional[Any] = None,
 ) -> Reply:
-    """(async) See ``check_termination_and_human_reply``."""
+    """(async) See ``check_termination_and_human_reply``; ``iostream`` may be an async stream."""
+    if iostream is not None:
+        with IOStream.set_default(iostream):
+            return await a_check_termination_and_human_reply(self, messages, sender, config)
     message = _conversation(self, messages, sender)[-1]
     plan = _plan(self, message, sender)
     reply = await self.a_get_human_input(plan.prompt) if plan.prompt is not None else ""

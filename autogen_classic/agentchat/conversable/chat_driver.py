@@ -5,6 +5,9 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from ...cache import Cache
+from ...events.run_events import TerminationEvent
+from ...messages.emit import emit_run_event
 from ...oai.usage import gather_usage_summary
 from ..agent import Agent
 from .agent_args import warn_argument
@@ -126,7 +129,8 @@ class ChatDriverMixin:
             recipient: the agent to chat with.
             clear_history: clear the earlier conversation with ``recipient`` first.
             silent: do not print the messages.
-            cache: a ``Cache`` for model calls made in this chat.
+            cache: a ``Cache`` for model calls made in this chat (and its summary). None uses the cache of
+                the innermost enclosing ``with Cache...:`` block, if any (AG2 0.14), else each agent's own.
             max_turns: the most turns (one turn = one message each way); None runs until a termination condition.
             summary_method: "last_msg" (default), "reflection_with_llm", a callable
                 ``f(sender, recipient, summary_args) -> str``, or None for no summary.
@@ -143,6 +147,7 @@ class ChatDriverMixin:
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
         for agent in (self, recipient):
             agent._raise_exception_on_async_reply_functions()
+        cache = Cache.get_current_cache(cache)
         self._lend_cache(recipient, cache)
         try:
             if isinstance(max_turns, int):
@@ -171,6 +176,8 @@ class ChatDriverMixin:
         """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
+        # Async chats take the block's cache too (AG2 0.14 reads it for sync chats only).
+        cache = Cache.get_current_cache(cache)
         self._lend_cache(recipient, cache)
         try:
             if isinstance(max_turns, int):
@@ -220,6 +227,7 @@ class ChatDriverMixin:
             if first is None:
                 return
             self.send(first, recipient, request_reply=True, silent=silent)
+        _max_turns_reached(self, recipient, max_turns)
 
     async def _a_run_turns(
         self, recipient: "ConversableAgent", first: Any, max_turns: int, silent: Optional[bool]
@@ -231,6 +239,7 @@ class ChatDriverMixin:
             if first is None:
                 return
             await self.a_send(first, recipient, request_reply=True, silent=silent)
+        _max_turns_reached(self, recipient, max_turns)
 
     def _first_message(self, recipient: Agent, message: Any, kwargs: dict[str, Any]) -> Any:
         if callable(message):
@@ -294,6 +303,12 @@ class ChatDriverMixin:
     def get_chat_results(self, chat_index: Optional[int] = None) -> Union[list[ChatResult], ChatResult]:
         """The results of ``initiate_chats`` (all, or one)."""
         return self._finished_chats if chat_index is None else self._finished_chats[chat_index]
+
+
+def _max_turns_reached(sender: Any, recipient: Any, max_turns: int) -> None:
+    """AG2 Classic 0.14's event for a chat that ran all its turns (to a run's stream only)."""
+    emit_run_event(TerminationEvent, termination_reason=f"Maximum turns ({max_turns}) reached", sender=sender.name,
+                   recipient=recipient.name)
 
 
 def _check_max_turns(max_turns: Any) -> None:

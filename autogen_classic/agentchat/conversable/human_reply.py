@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-__all__ = ["HUMAN_INPUT_MODES", "HumanInputPlan", "plan_human_input", "human_reply_message"]
+__all__ = ["HUMAN_INPUT_MODES", "HumanInputPlan", "plan_human_input", "human_reply_message", "stop_reason"]
 
 HUMAN_INPUT_MODES = ("ALWAYS", "TERMINATE", "NEVER")
 
@@ -22,6 +22,8 @@ class HumanInputPlan:
     prompt: Optional[str] = None
     stop: bool = False
     stop_if_empty: bool = False
+    is_termination: bool = False  # the last message ends the chat
+    exhausted: bool = False  # the auto-reply budget is spent
 
 
 def plan_human_input(
@@ -37,24 +39,44 @@ def plan_human_input(
                 f"Replying as {agent_name}. Provide feedback to {sender_name}. Press enter to skip and use auto-reply, "
                 "or type 'exit' to end the conversation: "
             ),
-            stop_if_empty=is_termination,
+            stop_if_empty=is_termination, is_termination=is_termination,
         )
     if auto_replies >= max_auto_replies:
         if mode == "NEVER":
-            return HumanInputPlan(stop=True)
+            return HumanInputPlan(stop=True, is_termination=is_termination, exhausted=True)
         prompt = stop_prompt if is_termination else (
             f"Please give feedback to {sender_name}. Press enter to skip and use auto-reply, "
             "or type 'exit' to stop the conversation: "
         )
-        return HumanInputPlan(prompt=prompt, stop_if_empty=is_termination)
+        return HumanInputPlan(prompt=prompt, stop_if_empty=is_termination, is_termination=is_termination,
+                              exhausted=True)
     if is_termination:
         if mode == "NEVER":
-            return HumanInputPlan(stop=True)
-        return HumanInputPlan(prompt=stop_prompt, stop_if_empty=True)
+            return HumanInputPlan(stop=True, is_termination=True)
+        return HumanInputPlan(prompt=stop_prompt, stop_if_empty=True, is_termination=True)
     return _CARRY_ON
 
 
 _CARRY_ON = HumanInputPlan()  # frozen, so one instance serves every "go on without asking"
+
+
+def stop_reason(mode: str, plan: HumanInputPlan, reply: str, agent_name: str) -> Optional[str]:
+    """Why the chat stops after ``plan`` and the human's ``reply`` (the ``termination_reason`` of the
+    ``TerminationEvent`` AG2 Classic 0.14 sends), or None when no reason applies."""
+    met = f"Termination message condition on agent '{agent_name}' met"
+    if mode == "ALWAYS":
+        if not reply and plan.is_termination:
+            return met
+        return "User requested to end the conversation" if reply == "exit" else None
+    if plan.exhausted:
+        if mode == "NEVER":
+            return "Maximum number of consecutive auto-replies reached"
+        if reply != "exit" and plan.is_termination:
+            return met + " and no human input provided"
+        return "User requested to end the conversation" if reply == "exit" else None
+    if plan.is_termination:
+        return met if mode == "NEVER" else met + " and no human input provided"
+    return None
 
 
 def human_reply_message(reply: str, last_message: dict[str, Any]) -> dict[str, Any]:

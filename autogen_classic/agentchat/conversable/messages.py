@@ -11,7 +11,14 @@ import threading
 
 from typing import Any, Mapping, Optional, Union
 
-__all__ = ["OAI_MESSAGE_KEYS", "check_message_fields", "message_to_dict", "to_oai_message", "invalid_message_error"]
+__all__ = [
+    "OAI_MESSAGE_KEYS",
+    "check_message_fields",
+    "invalid_message_error",
+    "message_to_dict",
+    "normilize_message_to_oai",
+    "to_oai_message",
+]
 
 # The keys an agent keeps from a message; everything else (e.g. "role" overrides) is interpreted.
 OAI_MESSAGE_KEYS = ("content", "function_call", "tool_calls", "tool_responses", "tool_call_id", "name", "context")
@@ -209,3 +216,27 @@ def _convert(message: Mapping[str, Any], role: str, default_name: str) -> Option
     elif "name" not in oai_message:
         oai_message["name"] = default_name
     return oai_message
+
+
+def normilize_message_to_oai(
+    message: Union[dict[str, Any], str], name: str, role: str = "assistant"
+) -> tuple[bool, dict[str, Any]]:
+    """The classic helper (its spelling kept): ``message`` as an OpenAI message, and whether it is valid.
+
+    Args:
+        message: a str (the content) or a message dict.
+        name: the ``name`` given to a message without one (and without a call).
+        role: the role from the keeping agent's point of view ("assistant" when it sent the message).
+
+    Returns:
+        ``(True, message)`` as :func:`to_oai_message` builds it; ``(False, the kept fields)`` when the
+        message has neither content nor a call.
+    """
+    as_dict = message_to_dict(message)
+    converted = _convert(as_dict, role, name)
+    if converted is None:
+        return False, {k: as_dict[k] for k in OAI_MESSAGE_KEYS if k in as_dict and as_dict[k] is not None}
+    if converted.get("role") in ("function", "tool") and "content" in as_dict:
+        # The helper returns a result's content as given (agents store its string form).
+        converted["content"] = as_dict["content"]
+    return True, converted

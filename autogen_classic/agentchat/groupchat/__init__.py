@@ -11,25 +11,53 @@ sync/async drivers), ``resume``, ``clear_history``, ``transcript``, and the ``se
 """
 
 from ...code_utils import content_str
-from ...exception_utils import AgentNameConflict, NoEligibleSpeaker, UndefinedNextAgent
+from ...eligibility import AgentEligibilityPolicy, SelectionContext
+from ...exception_utils import (
+    AgentNameConflict,
+    AgentNameConflictError,
+    NoEligibleSpeaker,
+    NoEligibleSpeakerError,
+    UndefinedNextAgent,
+    UndefinedNextAgentError,
+)
 from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
+from ...events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    ClearAgentsHistoryEvent,
+    GroupChatResumeEvent,
+    GroupChatRunChatEvent,
+    SelectSpeakerEvent,
+    SelectSpeakerInvalidInputEvent,
+    SelectSpeakerTryCountExceededEvent,
+    SpeakerAttemptFailedMultipleAgentsEvent,
+    SpeakerAttemptFailedNoAgentsEvent,
+    SpeakerAttemptSuccessfulEvent,
+    TerminationEvent,
+)
 from ...io import IOStream
+from ...llm_config import LLMConfig
 from ...oai import ModelClient
 from ..agent import Agent
 from ..conversable_agent import ConversableAgent
 from .group import GroupChat, logger
+from .prompts import SELECT_SPEAKER_PROMPT_TEMPLATE
 from .manager import GroupChatManager
 
 __all__ = [
     "Agent",
+    "AgentEligibilityPolicy",
     "AgentNameConflict",
+    "AgentNameConflictError",
     "ConversableAgent",
     "GroupChat",
     "GroupChatManager",
     "IOStream",
     "ModelClient",
     "NoEligibleSpeaker",
+    "NoEligibleSpeakerError",
+    "SELECT_SPEAKER_PROMPT_TEMPLATE",
+    "SelectionContext",
     "UndefinedNextAgent",
+    "UndefinedNextAgentError",
     "check_graph_validity",
     "content_str",
     "invert_disallowed_to_allowed",

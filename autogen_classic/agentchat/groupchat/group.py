@@ -43,7 +43,7 @@ from .selection.auto import SpeakerSelectorChat, mentioned_agents
 from .selection.manual import ask_console_for_speaker
 from .selection.trace import SelectionRecord
 from ..termination import TerminationCondition, validate_termination
-from .prompts import check_template_fields, participant_roles, selection_text
+from .prompts import SELECT_SPEAKER_PROMPT_TEMPLATE, check_template_fields, participant_roles, selection_text
 from .transcript import TranscriptWriter, open_transcript
 
 __all__ = ["GroupChat"]
@@ -97,14 +97,16 @@ class GroupChat:
         select_speaker_auto_llm_config: the model configuration of the "auto" selector (default: the
             manager's ``llm_config``).
         role_for_select_speaker_messages: the role of the selector prompts, usually "system" or "user".
+        eligibility_policies: objects with ``is_eligible(agent, ctx)`` (``AgentEligibilityPolicy``); an agent
+            is a candidate only if all accept it. ``ctx`` is a ``SelectionContext``: ``round`` the number of
+            messages so far, ``last_speaker`` and ``participants`` names. Not applied when a custom selection
+            function returns an agent directly.
         select_speaker_structured_output: whether "auto" asks the model for a JSON answer constrained to the
             eligible names (one call, no requery): None (default) when every endpoint of the selector's
             ``config_list`` declares ``structured_output``, True always, False never (the classic prompt).
         select_speaker_auto_addressed: whether "auto" takes, without asking the model, the one candidate the
             last message addresses by name ("Coder, please ...", "@coder"): None (default) together with
             structured selection, True always, False never.
-        eligibility_policies: objects with ``is_eligible(agent, ctx)``; an agent is a candidate only if all
-            accept it. Not applied when a custom selection function returns an agent directly.
         transcript_path: a JSON-lines file to which every appended message is written at once (flushed and
             fsync-ed), for crash-safe resumption with ``load_transcript`` and ``GroupChatManager.resume``;
             locked against a second writer until ``close_transcript()`` or garbage collection. None: no file.
@@ -133,9 +135,7 @@ class GroupChat:
                 {roles}.
                 Read the following conversation.
                 Then select the next role from {agentlist} to play. Only return the role."""
-    select_speaker_prompt_template: str | None = (
-        "Read the above conversation. Then select the next role from {agentlist} to play. Only return the role."
-    )
+    select_speaker_prompt_template: str | None = SELECT_SPEAKER_PROMPT_TEMPLATE
     select_speaker_auto_multiple_template: str = """You provided more than one name in your text, please return just the name of the next speaker. To determine the speaker use these prioritised rules:
     1. If the context refers to themselves as a speaker e.g. "As the..." , choose that speaker's name
     2. If it refers to the "next" speaker name, choose that name
@@ -154,9 +154,10 @@ class GroupChat:
     select_speaker_auto_model_client_cls: type | list[type] | None = None
     select_speaker_auto_llm_config: dict[str, Any] | Literal[False] | None = None
     role_for_select_speaker_messages: str | None = "system"
+    # Position 21, as in AG2 0.14 (the fields of this package follow).
+    eligibility_policies: list[Any] = field(default_factory=list)
     select_speaker_structured_output: bool | None = None
     select_speaker_auto_addressed: bool | None = None
-    eligibility_policies: list[Any] = field(default_factory=list)
     transcript_path: str | os.PathLike[str] | None = None
     select_speaker_auto_role_match: bool | None = None
     termination: TerminationCondition | None = None
@@ -259,6 +260,14 @@ class GroupChat:
                     "allowed_speaker_transitions_dict has values that are not lists of Agents: "
                     f"GroupChat agents[{index}] must be an agent (e.g. a ConversableAgent), got {shown(agent)}."
                 )
+        names = [agent.name for agent in agents]
+        duplicates = {name for name in names if names.count(name) > 1}
+        if duplicates:
+            # autogen 0.14 refuses them (ag2 0.7.3 let the later agent shadow the earlier one in every lookup).
+            raise ValueError(
+                "GroupChat agents must have unique names. Duplicate agent names found: "
+                f"{duplicates}. Give each agent its own name (the name is how speakers are chosen and addressed)."
+            )
         if not isinstance(agents, (list, tuple)):
             warn_argument(
                 f"GroupChat agents should be a list of agents; got {type(agents).__name__}. It is kept as given; "

@@ -16,7 +16,19 @@ from ...coding.utils import content_str
 from ...exception_utils import InvalidAttributeTypeError
 from ..conversable.agent_args import shown, warn_argument
 
-__all__ = ["TEMPLATE_FIELDS", "check_template_fields", "history_text", "participant_roles", "selection_text"]
+__all__ = [
+    "SELECT_SPEAKER_PROMPT_TEMPLATE",
+    "TEMPLATE_FIELDS",
+    "check_template_fields",
+    "history_text",
+    "participant_roles",
+    "selection_text",
+]
+
+# The default of ``GroupChat.select_speaker_prompt_template`` (the classic constant).
+SELECT_SPEAKER_PROMPT_TEMPLATE = (
+    "Read the above conversation. Then select the next role from {agentlist} to play. Only return the role."
+)
 
 logger = logging.getLogger("autogen_classic.agentchat.groupchat")
 

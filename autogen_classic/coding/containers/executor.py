@@ -52,6 +52,8 @@ _PROGRAMS = {
 _KILL_GRACE_SECONDS = 5.0
 _DRAIN_SECONDS = 5.0
 _START_SECONDS = 60.0
+# Options of the container this executor relies on: container_create_kwargs may change them, with a warning.
+_RELIED_ON = ("entrypoint", "volumes", "working_dir", "tty")
 
 
 @require_optional_import("docker", "docker")
@@ -73,11 +75,13 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
         image: str = "python:3-slim",
         container_name: str | None = None,
         timeout: int = 60,
-        work_dir: Path | str = Path(),
+        work_dir: Path | str | None = None,
         bind_dir: Path | str | None = None,
         auto_remove: bool = True,
         stop_container: bool = True,
         execution_policies: dict[str, bool] | None = None,
+        *,
+        container_create_kwargs: dict[str, Any] | None = None,
     ):
         """Start the container.
 
@@ -87,8 +91,8 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
             container_name (str, optional): the container's name; default ``autogen-code-exec-<uuid>``.
             timeout (int): seconds each code block may run (at least 1, default 60); a block that runs
                 longer is killed and reported with exit code 124.
-            work_dir (Path or str): where the code files are saved on this machine; created if missing.
-                Default: the current directory.
+            work_dir (Path or str, optional): where the code files are saved on this machine; created if
+                missing. Default (None): the current directory.
             bind_dir (Path or str, optional): the directory mounted at ``/workspace`` in the container;
                 default ``work_dir``. Set it when this process itself runs in a container and talks to
                 the host's engine: then it is the host's path of ``work_dir``.
@@ -98,6 +102,11 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
                 it running after this program ends.
             execution_policies (dict, optional): language -> True (run) or False (save only),
                 overriding ``DEFAULT_EXECUTION_POLICY``.
+            container_create_kwargs (dict, optional): further options for creating the container, as the
+                Docker SDK's ``containers.create`` takes them (``environment``, ``device_requests``, ``ports``,
+                ``mem_limit`` ...). They win over the executor's own options; changing ``entrypoint``,
+                ``volumes``, ``working_dir`` or ``tty`` logs a warning, and ``labels`` are added to the
+                executor's own.
 
         Raises:
             ImportError: the ``docker`` package is missing.
@@ -105,6 +114,7 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
             DockerImageNotFoundError: the image is not on the engine and cannot be pulled
                 (a ``docker.errors.ImageNotFound``).
             ValueError: ``timeout`` is below 1.
+            TypeError: ``container_create_kwargs`` is not a dict of option names, or sets ``detach``.
         """
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise TypeError(f"timeout must be a number of seconds (at least 1), got {timeout!r}")
@@ -115,18 +125,21 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
         for name, value in (("work_dir", work_dir), ("bind_dir", bind_dir)):
             if value is not None and not isinstance(value, (str, Path)):
                 raise TypeError(f"{name} must be a str or Path, got {type(value).__name__}")
-        work_path = Path(work_dir)
+        self._create_kwargs = _checked_create_kwargs(container_create_kwargs)
+        work_path = Path(work_dir) if work_dir is not None else Path()
         work_path.mkdir(parents=True, exist_ok=True)
         self._work_dir = work_path
         self._bind_dir = Path(bind_dir) if bind_dir is not None else work_path
         self._timeout = timeout
-        self._image = image
-        self._container_name = container_name if container_name is not None else f"autogen-code-exec-{uuid.uuid4()}"
-        self._auto_remove = auto_remove
+        self._image = self._create_kwargs.get("image", image)
+        self._container_name = self._create_kwargs.get(
+            "name", container_name if container_name is not None else f"autogen-code-exec-{uuid.uuid4()}"
+        )
+        self._auto_remove = self._create_kwargs.get("auto_remove", auto_remove)
         self._stop_container = stop_container
         self.execution_policies = merge_execution_policies(self.DEFAULT_EXECUTION_POLICY, execution_policies)
         self._client = connect()
-        ensure_image(self._client, [image], say=logger.info)
+        ensure_image(self._client, [self._image], say=logger.info)
         self._container: Any = None
         self._stopped = True
         self._start()
@@ -160,17 +173,21 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
         # Without stop_container the container outlives this process on purpose: no owner labels,
         # so that no later process takes it for a leftover.
         labels = owner_labels() if self._stop_container else {}
-        self._container = self._client.containers.run(
-            self._image,
-            name=self._container_name,
-            entrypoint="/bin/sh",
-            tty=True,
-            detach=True,
-            auto_remove=self._auto_remove,
-            volumes={str(self._bind_dir.resolve()): {"bind": WORKSPACE, "mode": "rw"}},
-            working_dir=WORKSPACE,
-            labels=labels,
-        )
+        options: dict[str, Any] = {
+            "image": self._image,
+            "name": self._container_name,
+            "entrypoint": "/bin/sh",
+            "tty": True,
+            "auto_remove": self._auto_remove,
+            "volumes": {str(self._bind_dir.resolve()): {"bind": WORKSPACE, "mode": "rw"}},
+            "working_dir": WORKSPACE,
+        }
+        for key in _RELIED_ON:
+            if key in self._create_kwargs:
+                logger.warning("DockerCommandLineCodeExecutor: overriding default %s=%s", key, self._create_kwargs[key])
+        options.update(self._create_kwargs)
+        options["labels"] = {**(self._create_kwargs.get("labels") or {}), **labels}
+        self._container = self._client.containers.run(detach=True, **options)
         self._stopped = False
         if self._stop_container:
             remove_at_exit(self._client, self._container.id, force_remove=self._auto_remove)
@@ -325,3 +342,30 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
             self._container.exec_run(["sh", "-c", "kill -9 -1"], detach=False)
         except docker.errors.APIError as err:
             logger.warning("Could not end the processes of %s: %s", self._container_name, err)
+
+
+def _checked_create_kwargs(container_create_kwargs: Any) -> dict[str, Any]:
+    """A copy of ``container_create_kwargs`` (None: no options); a clear error for what cannot be passed on."""
+    if container_create_kwargs is None:
+        return {}
+    if not isinstance(container_create_kwargs, dict) or not all(isinstance(k, str) for k in container_create_kwargs):
+        raise TypeError(
+            "container_create_kwargs must be a dict of docker containers.create options (e.g. "
+            f"{{'environment': {{'KEY': 'value'}}}}), got {type(container_create_kwargs).__name__} "
+            f"{container_create_kwargs!r:.80}"
+        )
+    if "detach" in container_create_kwargs:
+        raise TypeError(
+            "container_create_kwargs cannot set 'detach': containers.create has no such option, and the "
+            "executor always runs its container in the background. Remove the key."
+        )
+    checked = dict(container_create_kwargs)
+    labels = checked.get("labels")
+    if isinstance(labels, (list, tuple)) and all(isinstance(name, str) for name in labels):
+        checked["labels"] = dict.fromkeys(labels, "")  # the SDK's list form: names with empty values
+    elif labels is not None and not isinstance(labels, dict):
+        raise TypeError(
+            "container_create_kwargs['labels'] must be a dict of label -> value or a list of label names (the "
+            f"executor adds its own), got {type(labels).__name__} {labels!r:.60}"
+        )
+    return checked

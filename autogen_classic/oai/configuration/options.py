@@ -19,9 +19,17 @@ from ..endpoint.providers import PROVIDER_OPTION_KEYS
 from ..endpoint.request import WRAPPER_KEYS
 from ..endpoint.sdk_parameters import create_parameters
 
-__all__ = ["accepted_options", "check_options"]
+__all__ = ["UnknownOptionError", "accepted_options", "check_options"]
 
 _OWN_KEYS = frozenset({"config_list", "model", "api_type", "structured_output"})
+
+
+class UnknownOptionError(ValueError, TypeError):
+    """A top-level ``llm_config`` key (an ``OpenAIWrapper`` option) that no endpoint takes.
+
+    A ``ValueError``, as ag2 0.7 code expects of a bad ``llm_config``, and a ``TypeError``, which AG2 0.14
+    raises for such a key ("unexpected keyword argument"): code catching either sees it.
+    """
 
 
 @lru_cache(maxsize=1)
@@ -35,7 +43,8 @@ def accepted_options() -> frozenset[str]:
 
 
 def check_options(names: Iterable[str], where: str = "OpenAIWrapper") -> None:
-    """Raise ``ValueError`` for option names that are not accepted, suggesting the closest ones.
+    """Raise ``UnknownOptionError`` (a ``ValueError`` and a ``TypeError``) for option names that are not
+    accepted, suggesting the closest ones.
 
     Args:
         names: the option names given (the top-level ``llm_config`` keys).
@@ -51,7 +60,7 @@ def check_options(names: Iterable[str], where: str = "OpenAIWrapper") -> None:
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
         problems.append(f"{name!r}{hint}")
     plural = "s" if len(unknown) > 1 else ""
-    raise ValueError(
+    raise UnknownOptionError(
         f"{where}: unknown option{plural} {', '.join(problems)}. Options are the arguments of the openai "
         "SDK's chat.completions.create (temperature, max_tokens, tools, response_format, ...), client settings "
         "(api_key, base_url, timeout, max_retries, ...) and wrapper settings (cache_seed, cache, filter_func, "

@@ -11,10 +11,14 @@ endpoint has no use for them (e.g. Gemini's ``safety_settings``).
 Providers without an OpenAI-compatible endpoint (Amazon Bedrock, Anthropic on Bedrock or Vertex
 AI, Gemini on Vertex AI) are refused with a message naming the alternative: an
 OpenAI-compatible gateway given as ``base_url`` (a Bedrock entry with a ``base_url`` is sent there).
+
+The api types served by a client of ``llm_clients`` rather than the chat endpoint ("openai_v2",
+"responses_v2", and "responses", the Responses API) are named at the end of this module.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,12 +27,18 @@ from typing import Any
 from ...exception_utils import InvalidArgumentError
 
 __all__ = [
+    "CLASSIC_LLM_CLIENTS",
     "OPENAI",
     "PROVIDERS",
     "PROVIDER_OPTION_KEYS",
     "Provider",
     "UnsupportedProviderError",
+    "V2_CLIENTS",
+    "classic_llm_client_class",
+    "is_llm_client",
+    "is_v2_client",
     "provider_for",
+    "v2_client_class",
 ]
 
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -120,6 +130,12 @@ class _Ollama(Provider):
         if not host.startswith(("http://", "https://")):
             host = f"http://{host}"
         return f"{host}/v1"
+
+    def adapt(self, params: dict[str, Any]) -> dict[str, Any]:
+        # A negative num_predict (-1, the default of OllamaLLMConfigEntry) means "no limit": no max_tokens is sent.
+        if isinstance(params.get("num_predict"), int) and params["num_predict"] < 0:
+            params = {key: value for key, value in params.items() if key != "num_predict"}
+        return super().adapt(params)
 
 
 # Keys used by the classic Bedrock / Vertex AI clients; they never reach an OpenAI-compatible endpoint.
@@ -234,6 +250,61 @@ def _gateway_hint(provider: str) -> str:
         "Use an OpenAI-compatible gateway in front of it (e.g. LiteLLM or the Bedrock Access Gateway): "
         'set "base_url" to the gateway\'s URL and "api_type": "openai" (or leave api_type out).'
     )
+
+
+# api_type prefixes served by a client answering with a UnifiedResponse, named by "module:class": the
+# clients of autogen_classic.llm_clients build on this package, so it loads them only when an entry asks.
+# Built as cls(response_format=..., **client_settings).
+V2_CLIENTS: dict[str, str] = {
+    "openai_v2": "autogen_classic.llm_clients.openai_completions_client:OpenAICompletionsClient",
+    "responses_v2": "autogen_classic.llm_clients.openai_responses_v2:OpenAIResponsesV2Client",
+}
+
+# api_type prefixes served by a classic ModelClient of llm_clients (answering in its API's own form), loaded
+# the same way. Built like OpenAIClient, as cls(client_settings, response_format=...). "responses" is
+# the Responses API ("responses_v2" is not: the V2 table is consulted first).
+CLASSIC_LLM_CLIENTS: dict[str, str] = {
+    "responses": "autogen_classic.llm_clients.openai_responses:OpenAIResponsesClient",
+}
+
+
+def _load(path: str) -> type:
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)  # type: ignore[no-any-return]
+
+
+def v2_client_class(api_type: Any) -> type | None:
+    """The ``ModelClientV2`` class serving ``api_type`` ("openai_v2", "responses_v2"), or None for other types."""
+    name = str(api_type or "").lower()
+    for prefix, path in V2_CLIENTS.items():
+        if name.startswith(prefix):
+            return _load(path)
+    return None
+
+
+def classic_llm_client_class(api_type: Any) -> type | None:
+    """The classic client class of ``llm_clients`` serving ``api_type`` ("responses"), or None for other types."""
+    name = str(api_type or "").lower()
+    if any(name.startswith(prefix) for prefix in V2_CLIENTS):
+        return None
+    for prefix, path in CLASSIC_LLM_CLIENTS.items():
+        if name.startswith(prefix):
+            return _load(path)
+    return None
+
+
+def is_v2_client(client: Any) -> bool:
+    """Whether ``client`` is one of the ``V2_CLIENTS``."""
+    cls = type(client)
+    return f"{cls.__module__}:{cls.__qualname__}" in V2_CLIENTS.values()
+
+
+def is_llm_client(client: Any) -> bool:
+    """Whether ``client`` is one of the ``V2_CLIENTS`` or ``CLASSIC_LLM_CLIENTS`` (SDK errors are then
+    handled as for ``OpenAIClient``: they have ``secrets`` and ``max_retries``)."""
+    cls = type(client)
+    path = f"{cls.__module__}:{cls.__qualname__}"
+    return path in V2_CLIENTS.values() or path in CLASSIC_LLM_CLIENTS.values()
 
 
 def provider_for(config: Mapping[str, Any]) -> Provider:

@@ -284,7 +284,8 @@ class CandidateFuncPolicy:
         bad = [item for item in names if not isinstance(item, str)]
         if bad:
             raise TypeError(f"candidate_func {fn} must return agent names (str); got {bad[0]!r:.60} in {names!r:.120}.")
-        known = [getattr(agent, "name", None) for agent in ctx.participants]
+        # participants are names in a group chat's context; a hand-built context may hold agents.
+        known = [p if isinstance(p, str) else getattr(p, "name", None) for p in ctx.participants]
         unknown = [name for name in names if name not in known]
         if unknown:
             raise ValueError(

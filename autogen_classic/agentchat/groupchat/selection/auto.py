@@ -26,6 +26,7 @@ from typing import Any
 import openai
 from termcolor import colored
 
+from ....cache import Cache
 from ....coding.utils import content_str
 from ....messages.agent_messages import (
     SpeakerAttemptFailedMultipleAgentsMessage,
@@ -284,6 +285,7 @@ class SpeakerSelectorChat:
         selector.update_system_message(groupchat.select_speaker_msg(agents))
         selector._oai_messages.clear()
         selector._oai_messages[self.checking_agent] = messages
+        selector.client_cache = Cache.get_current_cache()  # back to None in _end_session
         if self._group_scan.is_plain(groupchat.messages):
             # The copy holds no tool responses either: the selector need not read it through to know.
             selector._tool_response_scan.mark_plain(messages)
@@ -351,7 +353,8 @@ class SpeakerSelectorChat:
                     return chosen
             start = self._begin(groupchat, messages, agents, record)
             try:
-                # Neither agent has a cache, so selections are never answered from one.
+                # The selector uses the cache of an enclosing ``with Cache...:`` block (set in _begin), as the
+                # classic nested chat started without a cache does; outside one, selections are never cached.
                 max_turns, silent = self._turns(groupchat)
                 if self._direct_turns and self._direct.possible(
                     groupchat.select_speaker_auto_verbose, self._transforms
@@ -408,7 +411,7 @@ class SpeakerSelectorChat:
         return {
             "messages": structured_prompt_messages(groupchat, seen, ordered),
             "response_format": selection_response_format(ordered),
-            "cache": None,  # selections are never answered from a cache
+            "cache": Cache.get_current_cache(),  # only an enclosing ``with Cache...:`` block's, as for the nested chat
         }
 
     def _structured_refused(self, groupchat: GroupState, err: Exception) -> None:
@@ -452,6 +455,7 @@ class SpeakerSelectorChat:
         session, self._session = self._session, None
         # Drop the nested conversation so it does not pin the group's history until the next selection.
         self.speaker_selection_agent._oai_messages.clear()
+        self.speaker_selection_agent.client_cache = None
         self.checking_agent.clear_history()
         return session
 

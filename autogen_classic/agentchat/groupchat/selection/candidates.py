@@ -87,8 +87,13 @@ def candidate_agents(
         candidates = _apply_repeat_rule_and_graph(groupchat, last_speaker, candidates, record)
 
     if groupchat.eligibility_policies:
+        # The context of AG2 0.14: round = messages so far, names for the speaker and the roster.
         ctx = SelectionContext(
-            round=record.round, last_speaker=last_speaker, participants=list(agents), messages=groupchat.messages
+            round=len(groupchat.messages),
+            last_speaker=agent_name(last_speaker),
+            participants=tuple(a.name for a in agents),
+            messages=groupchat.messages,
+            agents=tuple(agents),
         )
         before = candidates
         candidates, steps = apply_eligibility_policies(candidates, groupchat.eligibility_policies, ctx)

@@ -1,0 +1,175 @@
+"""The events of the model client (classic ``autogen.events.client_events``): usage and streamed text.
+
+The usage summary's printed lines are made here once (:func:`usage_summary_lines`), for these events,
+the classic ``UsageSummaryMessage`` and ``print_usage_summary``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Literal, Optional
+from uuid import UUID
+
+from pydantic import BaseModel
+
+from .base_event import BaseEvent, resolve_print_callable, wrap_event
+
+__all__ = ["UsageSummaryEvent"]
+
+Mode = Literal["both", "total", "actual"]
+
+
+class ModelUsageSummary(BaseModel):
+    """One model's usage: tokens and cost."""
+
+    model: str
+    completion_tokens: int
+    cost: float
+    prompt_tokens: int
+    total_tokens: int
+
+
+class ActualUsageSummary(BaseModel):
+    """Usage without cache hits."""
+
+    usages: Optional[list[ModelUsageSummary]] = None
+    total_cost: Optional[float] = None
+
+
+class TotalUsageSummary(BaseModel):
+    """Usage with cache hits."""
+
+    usages: Optional[list[ModelUsageSummary]] = None
+    total_cost: Optional[float] = None
+
+
+def usages_of(summary: Optional[dict[str, Any]]) -> dict[str, Any]:
+    """A usage summary dict (``{"total_cost": ..., model: {...}}``) as the fields of a usage model."""
+    if summary is None:
+        return {"usages": None, "total_cost": None}
+    usages = [
+        ModelUsageSummary(model=model, completion_tokens=data.get("completion_tokens", 0), cost=data.get("cost", 0),
+                          prompt_tokens=data.get("prompt_tokens", 0), total_tokens=data.get("total_tokens", 0))
+        for model, data in summary.items() if model != "total_cost" and isinstance(data, dict)
+    ]
+    return {"usages": usages, "total_cost": summary.get("total_cost")}
+
+
+def summary_of(usage: Any) -> Optional[dict[str, Any]]:
+    """A usage model back as a usage summary dict; None when it holds nothing."""
+    if usage.usages is None and usage.total_cost is None:
+        return None
+    summary: dict[str, Any] = {"total_cost": usage.total_cost or 0}
+    for entry in usage.usages or []:
+        summary[entry.model] = {"cost": entry.cost, "prompt_tokens": entry.prompt_tokens,
+                                "completion_tokens": entry.completion_tokens, "total_tokens": entry.total_tokens}
+    return summary
+
+
+def mode_name(mode: str | Iterable[str]) -> Mode:
+    """``mode`` of ``print_usage_summary`` as one name ("actual", "total" or "both").
+
+    Raises:
+        ValueError: for anything but "actual", "total", "both" or a list of "actual"/"total".
+    """
+    error = f'Invalid mode: {mode!r}, choose from "actual", "total", ["actual", "total"]'
+    if isinstance(mode, str):
+        if mode not in ("actual", "total", "both"):
+            raise ValueError(error)
+        return mode  # type: ignore[return-value]
+    chosen = list(mode)
+    if not chosen or len(chosen) > 2 or any(m not in ("actual", "total") for m in chosen):
+        raise ValueError(error)
+    return "both" if set(chosen) == {"actual", "total"} else chosen[0]
+
+
+def _summary_block(summary: Optional[dict[str, Any]], usage_type: str) -> list[str]:
+    models = {k: v for k, v in (summary or {}).items() if k != "total_cost"}
+    if not models:
+        return ["No actual cost incurred (all completions are using cache)."]
+    word = "including" if usage_type == "total" else "excluding"
+    total = round(summary["total_cost"], 5)  # type: ignore[index]
+    lines = [f"Usage summary {word} cached usage: ", f"Total cost: {total}"]
+    for model, data in models.items():
+        lines.append(
+            f"* Model '{model}': cost: {round(data['cost'], 5)}, prompt_tokens: {data['prompt_tokens']}, "
+            f"completion_tokens: {data['completion_tokens']}, total_tokens: {data['total_tokens']}"
+        )
+    return lines
+
+
+def usage_summary_lines(
+    actual: Optional[dict[str, Any]], total: Optional[dict[str, Any]], mode: str | Iterable[str] = ("actual", "total")
+) -> list[str]:
+    """Return the lines ``print_usage_summary`` prints.
+
+    Args:
+        actual: the summary excluding cache hits.
+        total: the summary including cache hits.
+        mode: "actual", "total", "both", or a list of "actual"/"total".
+    """
+    name = mode_name(mode)
+    if total is None:
+        return ['No usage summary. Please call "create" first.']
+    rule = "-" * 100
+    lines = [rule]
+    if name == "both":
+        lines += _summary_block(actual, "actual") + [""]
+        if actual == total:
+            lines.append(
+                "All completions are non-cached: the total cost with cached completions is the same as actual cost."
+            )
+        else:
+            lines += _summary_block(total, "total")
+    else:
+        lines += _summary_block(total if name == "total" else actual, name)
+    return lines + [rule]
+
+
+def usage_fields(
+    actual_usage_summary: Optional[dict[str, Any]], total_usage_summary: Optional[dict[str, Any]], fields: dict
+) -> dict[str, Any]:
+    """The ``actual`` and ``total`` fields of a usage event, unless ``fields`` has them (read back)."""
+    if "actual" not in fields:
+        fields["actual"] = ActualUsageSummary(**usages_of(actual_usage_summary))
+    if "total" not in fields:
+        fields["total"] = TotalUsageSummary(**usages_of(total_usage_summary))
+    return fields
+
+
+@wrap_event
+class UsageSummaryEvent(BaseEvent):
+    """A model client's usage summary, with and without cache hits."""
+
+    actual: ActualUsageSummary
+    total: TotalUsageSummary
+    mode: Mode
+
+    def __init__(
+        self, *, uuid: Optional[UUID] = None, actual_usage_summary: Optional[dict[str, Any]] = None,
+        total_usage_summary: Optional[dict[str, Any]] = None, mode: Mode = "both", **fields: Any,
+    ) -> None:
+        fields = usage_fields(actual_usage_summary, total_usage_summary, fields)
+        super().__init__(uuid=uuid, mode=mode, **fields)
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        """Print the usage table (as ``print_usage_summary`` shows it)."""
+        out = resolve_print_callable(f)
+        for line in usage_summary_lines(summary_of(self.actual), summary_of(self.total), self.mode):
+            out(line, flush=True)
+
+
+@wrap_event
+class StreamEvent(BaseEvent):
+    """A piece of a streamed model answer, printed as it arrives (in green)."""
+
+    content: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, content: str, **fields: Any) -> None:
+        super().__init__(uuid=uuid, content=content, **fields)
+
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        """Print the piece between the terminal's green and reset codes."""
+        out = resolve_print_callable(f)
+        out("\033[32m", end="")
+        out(self.content, end="", flush=True)
+        out("\033[0m\n")

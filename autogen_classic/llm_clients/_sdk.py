@@ -1,0 +1,123 @@
+"""What both OpenAI clients of this package share: the SDK client, request checks, message text.
+
+The clients talk to their endpoint through the official ``openai`` SDK only. Request settings the
+SDK method does not take as arguments travel in ``extra_body`` (the server decides on them), as
+they do for ``OpenAIClient``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+from typing import Any, Union
+
+import openai
+
+from ..exception_utils import InvalidArgumentError
+from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
+
+__all__ = [
+    "LOCAL_PLACEHOLDER_KEY",
+    "build_sdk_client",
+    "content_str",
+    "require_model",
+    "sdk_arguments",
+    "split_for_sdk",
+]
+
+OPENAI_HOST = "https://api.openai.com"
+# Local OpenAI-compatible servers (llama.cpp, vLLM, Ollama) ignore the key, but the SDK needs one.
+LOCAL_PLACEHOLDER_KEY = "not-needed"
+
+
+def build_sdk_client(api_key: Any, base_url: Any, timeout: Any, kwargs: dict[str, Any]) -> openai.OpenAI:
+    """An ``openai.OpenAI`` client for the endpoint.
+
+    Without a key (argument or ``OPENAI_API_KEY``), an endpoint other than OpenAI's own gets a
+    placeholder key; OpenAI's own endpoint makes the SDK raise its error naming the variable.
+    """
+    base = None if base_url is None else str(base_url)
+    if api_key is None and not os.environ.get("OPENAI_API_KEY") and base and not base.startswith(OPENAI_HOST):
+        api_key = LOCAL_PLACEHOLDER_KEY
+    settings = {key: value for key, value in kwargs.items() if value is not None}
+    return openai.OpenAI(api_key=api_key, base_url=base, timeout=timeout, **settings)
+
+
+def require_model(params: dict[str, Any], client_name: str) -> None:
+    """Raise ``TypeError`` (the SDK's type for a missing argument) when the request names no model."""
+    if not params.get("model"):
+        raise TypeError(
+            f"{client_name}.create: no 'model' in the request; add it to the config_list entry, to the llm_config "
+            'or to the request, e.g. "model": "gpt-4o-mini".'
+        )
+
+
+def sdk_arguments(method: Any, fallback: frozenset[str]) -> frozenset[str]:
+    """The argument names of an SDK method (read through any wrapper a tracing tool put on it)."""
+    try:
+        function = inspect.unwrap(method)
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return fallback
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return fallback  # a wrapper hiding the SDK's signature
+    return frozenset(name for name in parameters if name != "self") | REQUEST_OPTIONS
+
+
+@functools.lru_cache(maxsize=None)
+def _known(method_key: str) -> frozenset[str]:
+    if method_key == "responses":
+        from openai.resources.responses import Responses
+
+        return sdk_arguments(inspect.getattr_static(Responses, "create"), _RESPONSES_FALLBACK)
+    return create_parameters()
+
+
+_RESPONSES_FALLBACK = REQUEST_OPTIONS | frozenset(
+    {
+        "background", "conversation", "include", "input", "instructions", "max_output_tokens", "max_tool_calls",
+        "metadata", "model", "parallel_tool_calls", "previous_response_id", "prompt", "prompt_cache_key",
+        "reasoning", "safety_identifier", "service_tier", "store", "stream", "temperature", "text", "tool_choice",
+        "tools", "top_logprobs", "top_p", "truncation", "user",
+    }
+)
+
+
+def split_for_sdk(params: dict[str, Any], method_key: str) -> dict[str, Any]:
+    """Return ``params`` with the keys the SDK method does not take moved into ``extra_body``."""
+    known = _known(method_key)
+    out = {key: value for key, value in params.items() if key in known}
+    unknown = {key: value for key, value in params.items() if key not in known}
+    if unknown:
+        out["extra_body"] = {**unknown, **(params.get("extra_body") or {})}
+    return out
+
+
+def content_str(content: Union[str, list[Any], None]) -> str:
+    """The text of a message ``content``: a string, None (``""``) or a list of parts (images as ``<image>``).
+
+    Raises:
+        TypeError: ``content`` is of another type, or a list item is not a dict.
+        InvalidArgumentError: a part has no ``type``.
+        ValueError: a part's ``type`` is neither text nor an image.
+    """
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise TypeError(f"content must be None, str, or list, but got {type(content)}")
+    parts: list[str] = []
+    for item in content:
+        if not isinstance(item, dict):
+            raise TypeError("Wrong content format: every element should be dict if the content is a list.")
+        if "type" not in item:
+            raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
+        if item["type"] in ("text", "input_text", "output_text"):
+            parts.append(item.get("text") or "")
+        elif item["type"] in ("image_url", "input_image"):
+            parts.append("<image>")
+        else:
+            raise ValueError(f"Wrong content format: unknown type {item['type']} within the content")
+    return "".join(parts)
