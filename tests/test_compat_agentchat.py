@@ -454,9 +454,11 @@ def test_a_run_is_the_async_twin(scripted_server: ScriptedOpenAIServer) -> None:
     assert history(result.chat_history)[-1] == ("user", "assistant", "second answer")
     params = inspect.signature(autogen.ConversableAgent.a_run).parameters
     assert list(params) == list(inspect.signature(autogen.ConversableAgent.run).parameters)
-    assert {name: p.default for name, p in params.items() if p.kind is p.KEYWORD_ONLY} == {
-        "tools": None, "executor_kwargs": None, "max_turns": None, "msg_to": "agent", "clear_history": False,
-        "user_input": True,
+    # autogen 0.14.1's signature (recipient first); the ag2 0.7.3 call above, task first, keeps 0.7.3's defaults.
+    assert {name: p.default for name, p in params.items() if p.default is not p.empty} == {
+        "recipient": None, "clear_history": True, "silent": False, "cache": None, "max_turns": None,
+        "summary_method": "last_msg", "summary_args": {}, "message": None, "executor_kwargs": None, "tools": None,
+        "user_input": False, "msg_to": "agent",
     }
 
 

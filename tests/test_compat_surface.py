@@ -99,6 +99,10 @@ CLASSIC_SIGNATURES: Dict[str, List[List[Any]]] = {
     ],
 }
 
+# Methods whose 0.14.1 signature cannot also be 0.7.3's: ``run(message, *, ...)`` became ``run(recipient=None, ...)``.
+# A 0.7.3 call (the task first, positional) still runs with 0.7.3's defaults (tests/test_classic_examples.py).
+SIGNATURE_CHANGED_BY_0141 = {"run", "a_run"}
+
 # Defaults whose repr is not comparable across packages (objects, paths of the install).
 _UNCOMPARABLE_DEFAULT_MARKERS = ("<", "/")
 
@@ -212,6 +216,8 @@ def test_class_has_every_classic_method_and_property(module: str, name: str, key
         if not hasattr(cls, prop):
             problems.append(f"property {prop} missing")
     for method, params in recorded.get("methods", {}).items():
+        if key.startswith("ag2_073|") and method in SIGNATURE_CHANGED_BY_0141:
+            continue  # checked against the 0.14.1 record; the 0.7.3 call form is served by argument type
         params = CLASSIC_SIGNATURES.get(f"{key}.{method}", params)
         member = getattr(cls, method, None)
         if member is None:
