@@ -9,6 +9,8 @@ importing the agents; ``autogen_classic.agentchat.agent`` is their classic path.
 
 from typing import Any, Literal, Optional, Protocol, TypedDict, Union, runtime_checkable
 
+from .exception_utils import InvalidArgumentError
+
 __all__ = [
     "Agent",
     "LLMAgent",
@@ -16,6 +18,7 @@ __all__ = [
     "MessageContentType",
     "UserMessageImageContentPart",
     "UserMessageTextContentPart",
+    "content_str",
     "is_agent",
 ]
 
@@ -114,3 +117,57 @@ def is_agent(obj: object) -> bool:
     if known is None:
         known = _AGENT_CLASSES[cls] = isinstance(obj, Agent)
     return known
+
+
+def content_str(content: Union[str, list[Union[UserMessageTextContentPart, UserMessageImageContentPart]], None]) -> str:
+    """Turn the ``content`` of an OpenAI message into plain text.
+
+    Args:
+        content (str, list or None): a string, None, or a list of content parts (dicts with a
+            ``type``): text (``"text"``, ``"input_text"``), images (``"image_url"``,
+            ``"input_image"``), calls (``"function"``, ``"tool_call"``, ``"tool_calls"``) and the
+            Responses API's ``"apply_patch_call"`` and ``"shell_call"``.
+
+    Returns:
+        str: the parts' texts, one per line (AG2 0.14; ag2 0.7 joined them with nothing between):
+        text as it is, each image as ``<image>``, a call as ``<function: name>`` (``<function>``
+        without a name), a patch as ``<apply_patch_call: TYPE on PATH (status: S) diff: D>``, a
+        shell call as ``[shell_call id=ID commands=[...]]``; None becomes ``""``.
+
+    Raises:
+        TypeError: ``content`` is of another type, or a list item is not a dict.
+        InvalidArgumentError: a part has no ``type`` (also an ``AssertionError``, the classic type).
+        ValueError: a part's ``type`` is unknown.
+    """
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise TypeError(f"content must be None, str, or list, but got {type(content)}")
+    return "\n".join(_part_text(item) for item in content)
+
+
+def _part_text(item: Any) -> str:
+    """The text of one content part (see :func:`content_str`)."""
+    if not isinstance(item, dict):
+        raise TypeError("Wrong content format: every element should be dict if the content is a list.")
+    if "type" not in item:
+        raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
+    kind = item["type"]
+    if kind in ("text", "input_text"):
+        return item["text"]
+    if kind in ("image_url", "input_image"):
+        return "<image>"
+    if kind in ("function", "tool_call", "tool_calls"):
+        return f"<function: {item['name']}>" if "name" in item else "<function>"
+    if kind == "apply_patch_call":
+        operation = item.get("operation", {})
+        return (
+            f"<apply_patch_call: {operation.get('type', 'unknown_operation')} on {operation.get('path', 'unknown_path')}"
+            f" (status: {item.get('status', 'unknown_status')}) diff: {operation.get('diff', 'unknown_diff')}>"
+        )
+    if kind == "shell_call":
+        commands = item.get("action", {}).get("commands", [])
+        return f"[shell_call id={item.get('call_id', '<unknown>')} commands={commands}]"
+    raise ValueError(f"Wrong content format: unknown type {kind} within the content")

@@ -111,7 +111,7 @@ def test_classic_constants() -> None:
     assert code_utils.CODE_BLOCK_PATTERN == r"```[ \t]*(\w+)?[ \t]*\r?\n(.*?)\r?\n[ \t]*```"
     assert code_utils.TIMEOUT_MSG == "Timeout"
     assert code_utils.DEFAULT_TIMEOUT == 600
-    assert code_utils.DEFAULT_MODEL == "gpt-4"
+    assert code_utils.DEFAULT_MODEL == "gpt-5"  # autogen 0.14.1 (ag2 0.7.3: "gpt-4")
     assert Path(code_utils.WORKING_DIR).name == "extensions"
 
 

@@ -231,9 +231,14 @@ def test_gather_usage_summary_without_models_costs_nothing() -> None:
     }
 
 
-def test_chat_result_fields_default_to_none() -> None:
-    assert autogen.ChatResult() == autogen.ChatResult(None, None, None, None, None)
-    assert repr(autogen.ChatResult()) == (
+def test_chat_result_fields_default_as_in_autogen_0141() -> None:
+    # autogen 0.14.1's defaults (ag2 0.7.3 had None everywhere; passing None still works).
+    first, second = autogen.ChatResult(), autogen.ChatResult()
+    assert isinstance(first.chat_id, int) and first.chat_id != second.chat_id
+    assert (first.chat_history, first.summary, first.human_input) == ([], "", [])
+    assert first.cost == {"usage_including_cached_inference": {}, "usage_excluding_cached_inference": {}}
+    assert first.chat_history is not second.chat_history
+    assert repr(autogen.ChatResult(None, None, None, None, None)) == (
         "ChatResult(chat_id=None, chat_history=None, summary=None, cost=None, human_input=None)"
     )
 

@@ -211,8 +211,8 @@ def _chat(user: ConversableAgent, assistant: ConversableAgent, **kwargs: Any) ->
     return user.initiate_chat(assistant, message="hi", max_turns=1, silent=True, **kwargs)
 
 
-def test_chats_inside_a_cache_block_use_its_cache(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_chats_inside_a_cache_block_use_its_cache(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     user, assistant = _pair(scripted_server, cache_seed=None)
     with Cache.in_memory(cache_seed="block") as store:
         block = Cache.get_current_cache()
@@ -228,9 +228,8 @@ def test_chats_inside_a_cache_block_use_its_cache(scripted_server: ScriptedOpenA
 
 
 def test_a_disk_cache_block_serves_chats_and_an_explicit_cache_wins(
-    scripted_server: ScriptedOpenAIServer, tmp_path: Path
-) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+    scripted_server: ScriptedOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     user, assistant = _pair(scripted_server, cache_seed=None)
     other = Cache.disk(cache_seed="other", cache_path_root=str(tmp_path))
     with Cache.disk(cache_path_root=str(tmp_path)):
@@ -241,8 +240,8 @@ def test_a_disk_cache_block_serves_chats_and_an_explicit_cache_wins(
         assert scripted_server.request_count == 2
 
 
-def test_the_innermost_block_wins_and_the_outer_one_comes_back(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_the_innermost_block_wins_and_the_outer_one_comes_back(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     user, assistant = _pair(scripted_server, cache_seed=None)
     with Cache.in_memory(cache_seed="outer"):
         _chat(user, assistant)
@@ -254,8 +253,8 @@ def test_the_innermost_block_wins_and_the_outer_one_comes_back(scripted_server: 
         assert scripted_server.request_count == 2
 
 
-def test_0_7_style_explicit_caches_behave_as_before(scripted_server: ScriptedOpenAIServer, tmp_path: Path) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_0_7_style_explicit_caches_behave_as_before(scripted_server: ScriptedOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     user, assistant = _pair(scripted_server, cache_seed=None)
     # ag2 0.7: the block only closes the cache; chats are given it explicitly.
     with Cache.disk(cache_seed=7, cache_path_root=str(tmp_path)) as cache:
@@ -272,8 +271,8 @@ def test_0_7_style_explicit_caches_behave_as_before(scripted_server: ScriptedOpe
     assert assistant.client_cache is own
 
 
-def test_a_reply_generated_outside_a_chat_does_not_use_the_block(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_a_reply_generated_outside_a_chat_does_not_use_the_block(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     _, assistant = _pair(scripted_server, cache_seed=None)
     with Cache.in_memory():
         assistant.generate_reply([{"role": "user", "content": "hi"}])
@@ -281,8 +280,8 @@ def test_a_reply_generated_outside_a_chat_does_not_use_the_block(scripted_server
     assert scripted_server.request_count == 2  # as in AG2 0.14: only chats pick the block's cache
 
 
-def test_the_summary_of_a_chat_in_a_block_uses_its_cache(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_the_summary_of_a_chat_in_a_block_uses_its_cache(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     assistant = ConversableAgent("a", llm_config=scripted_server.llm_config(), human_input_mode="NEVER")
     user = ConversableAgent("u", llm_config=scripted_server.llm_config(), human_input_mode="NEVER")
     with Cache.in_memory():
@@ -291,8 +290,8 @@ def test_the_summary_of_a_chat_in_a_block_uses_its_cache(scripted_server: Script
     assert scripted_server.request_count == 2  # the reply and the summary, once
 
 
-def test_nested_chats_in_a_block_use_its_cache(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_nested_chats_in_a_block_use_its_cache(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     inner = ConversableAgent("inner", llm_config=scripted_server.llm_config(), human_input_mode="NEVER")
     host = ConversableAgent("host", llm_config=False, human_input_mode="NEVER")
     host.register_nested_chats([{"recipient": inner, "message": "inner question", "max_turns": 1,
@@ -336,8 +335,8 @@ def test_group_chats_in_a_block_use_its_cache_for_replies_and_selections(
     assert scripted_server.request_count == 2 * first  # outside the block, selections are never cached
 
 
-def test_async_chats_in_a_block_use_its_cache(scripted_server: ScriptedOpenAIServer) -> None:
-    scripted_server.default_reply = ScriptedReply(content="fresh")
+def test_async_chats_in_a_block_use_its_cache(scripted_server: ScriptedOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scripted_server, "default_reply", ScriptedReply(content="fresh"))
     user, assistant = _pair(scripted_server, cache_seed=None)
 
     async def chats() -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from openai import BadRequestError
@@ -52,16 +53,19 @@ class CostDict(TypedDict):
 class ChatResult:
     """The result of a chat: its history, a summary, its cost and the human input given."""
 
-    # Every field defaults to None, as in the classic package; chats fill them all in.
-    chat_id: Optional[int] = None
-    """The id of the chat (set by ``a_initiate_chats``)."""
-    chat_history: Optional[list[dict[str, Any]]] = None
+    # The defaults of autogen 0.14 (a fresh id, empty history, "" summary, empty usage); ag2 0.7.3 had None
+    # everywhere. Chats fill every field in, so only a hand-built ChatResult sees them.
+    chat_id: Optional[int] = field(default_factory=lambda: uuid.uuid4().int)
+    """The id of the chat (a random 128-bit number unless ``a_initiate_chats`` numbers the chats)."""
+    chat_history: Optional[list[dict[str, Any]]] = field(default_factory=list)
     """The messages of the chat, as the initiating agent stored them."""
-    summary: Optional[str] = None
+    summary: Optional[str] = ""
     """A summary obtained from the chat with the chosen ``summary_method``."""
-    cost: Optional[dict[str, dict[str, Any]]] = None
+    cost: Optional[dict[str, dict[str, Any]]] = field(
+        default_factory=lambda: {"usage_including_cached_inference": {}, "usage_excluding_cached_inference": {}}
+    )
     """Usage and cost: ``usage_including_cached_inference`` and ``usage_excluding_cached_inference``."""
-    human_input: Optional[list[str]] = None
+    human_input: Optional[list[str]] = field(default_factory=list)
     """Every line of human input given during the chat."""
     # Not a dataclass field, so that the fields, repr, equality and asdict() stay the classic ones.
     termination = None  # type: Optional[StopMessage]
@@ -172,6 +176,7 @@ def _check_queue(chat_queue: list[dict[str, Any]]) -> None:
             raise InvalidArgumentError(
                 f"chat_queue[{index}] has no 'sender': give one, or call sender.initiate_chats(...)."
             )
+        _check_carryover(index, chat_info.get("carryover", []))
         summary_method = chat_info.get("summary_method", "last_msg")
         validate_summary_method(summary_method)
         if summary_method == "reflection_with_llm":
@@ -186,7 +191,23 @@ def _check_queue(chat_queue: list[dict[str, Any]]) -> None:
         )
 
 
-def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str]]) -> dict[str, Any]:
+class _CarryoverTypeError(InvalidCarryOverType, TypeError):
+    """A chat_queue carryover of the wrong type: the classic ``InvalidCarryOverTypeError``, and the ``TypeError``
+    a classic chat queue raised for it."""
+
+
+def _check_carryover(index: int, carryover: Any) -> None:
+    # A tuple is taken as a list, as this package always has.
+    if not isinstance(carryover, (str, list, tuple)):
+        raise _CarryoverTypeError(
+            f"chat_queue[{index}]['carryover'] must be a str or a list (of str or message dicts); got {carryover!r} "
+            f"({type(carryover).__name__}). Pass carryover='text' or carryover=['text', ...], or leave it out."
+        )
+
+
+def carried_over(chat_info: dict[str, Any], summaries: dict[Any, Optional[str]]) -> dict[str, Any]:
+    """A copy of ``chat_info`` whose ``carryover`` (a list) also holds the ``summaries`` of earlier chats (a dict
+    from index or chat id to summary), less those in ``finished_chat_indexes_to_exclude_from_carryover``."""
     carryover = chat_info.get("carryover", [])
     if isinstance(carryover, str):
         carryover = [carryover]
@@ -198,6 +219,11 @@ def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str
             "message is not provided in a chat_queue entry. input() will be called to get the initial message.",
             UserWarning,
         )
+    return info
+
+
+def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str]]) -> dict[str, Any]:
+    info = carried_over(chat_info, summaries)
     if not info.get("silent", False):
         message = info.get("message")
         shown = (

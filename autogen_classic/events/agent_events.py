@@ -18,6 +18,7 @@ from termcolor import colored
 
 from .base_event import BaseEvent, resolve_print_callable, wrap_event
 from .console_text import named
+from ..types import content_str  # noqa: F401 - importable here, as in the classic module
 from .received_events import (  # noqa: F401 - the classic path of these events
     BasePrintReceivedEvent,
     FunctionCall,
@@ -66,7 +67,6 @@ __all__ = [
 # Importable here as in the classic module; kept in the modules they belong to.
 _ELSEWHERE = {
     "OpenAIWrapper": "autogen_classic.oai.client",
-    "content_str": "autogen_classic.code_utils",
     "ContextVariables": "autogen_classic.agentchat.group.context_variables",
 }
 

@@ -7,6 +7,8 @@ from typing import Any, Callable, Optional
 
 from termcolor import colored
 
+from ..types import content_str
+
 __all__ = [
     "SEPARATOR", "Printer", "agent_name", "boxed", "call_block", "content_str", "content_to_text", "printer",
 ]
@@ -47,45 +49,6 @@ def content_to_text(content: Any) -> str:
                 parts.append(str(item))
         return "".join(parts)
     return str(content)
-
-
-def content_str(content: Any) -> str:
-    """Text of a message content as the 0.14 events print it: a multimodal list's parts one per line.
-
-    Raises:
-        TypeError: content is neither None, a str nor a list of dicts.
-        ValueError: a part has a type no message part has.
-    """
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        raise TypeError(f"content must be None, str, or list, but got {type(content)}")
-    parts = []
-    for item in content:
-        if not isinstance(item, dict):
-            raise TypeError("Wrong content format: every element should be dict if the content is a list.")
-        kind = item.get("type")
-        if kind in ("text", "input_text"):
-            parts.append(item["text"])
-        elif kind in ("image_url", "input_image"):
-            parts.append("<image>")
-        elif kind in ("function", "tool_call", "tool_calls"):
-            parts.append("<function>" if "name" not in item else f"<function: {item['name']}>")
-        elif kind == "apply_patch_call":
-            operation = item.get("operation", {})
-            parts.append(
-                f"<apply_patch_call: {operation.get('type', 'unknown_operation')} on "
-                f"{operation.get('path', 'unknown_path')} (status: {item.get('status', 'unknown_status')}) "
-                f"diff: {operation.get('diff', 'unknown_diff')}>"
-            )
-        elif kind == "shell_call":
-            commands = item.get("action", {}).get("commands", [])
-            parts.append(f"[shell_call id={item.get('call_id', '<unknown>')} commands={commands}]")
-        else:
-            raise ValueError(f"Wrong content format: unknown type {kind} within the content")
-    return "\n".join(parts)
 
 
 def boxed(f: Callable[..., Any], title: str, body: Any) -> None:

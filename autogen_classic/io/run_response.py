@@ -180,7 +180,8 @@ class RunDriver:
 
     Args:
         start: starts the chat for the consumer (a thread, or a task of the running loop) and returns it.
-        classic: runs the chat here, on the current console, and returns its ``ChatResult``.
+        classic: runs the chat here, on the current console, and returns its ``ChatResult``; None for a chat
+            that has no classic way (a response dropped unused then leaves it to ``start``'s thread or task).
         classic_reads: whether reading ``summary`` / ``cost`` first runs the chat (a call 0.7.3 code makes).
         last_speaker: the name of the last speaker of a ``ChatResult``.
     """
@@ -324,8 +325,10 @@ class RunResponse(RunState):
         if getattr(self, "_driver", None) is None:
             return
         if not self._started:
-            if _dropped_unused("run"):
-                self._finish()  # dropped unused: the chat still runs, as the classic run did
+            # Dropped unused: the chat still runs, as the classic run did (a response with no classic way, one of
+            # a sequential run, leaves its chat to the run's thread, which runs it anyway).
+            if self._driver.classic is not None and _dropped_unused("run"):
+                self._finish()
         elif not self._done:
             self.iostream.close()  # nobody reads the events any more: the chat stops
 

@@ -20,7 +20,7 @@ from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
 __all__ = [
     "LOCAL_PLACEHOLDER_KEY",
     "build_sdk_client",
-    "content_str",
+    "parts_text",
     "require_model",
     "sdk_arguments",
     "split_for_sdk",
@@ -94,8 +94,9 @@ def split_for_sdk(params: dict[str, Any], method_key: str) -> dict[str, Any]:
     return out
 
 
-def content_str(content: Union[str, list[Any], None]) -> str:
-    """The text of a message ``content``: a string, None (``""``) or a list of parts (images as ``<image>``).
+def parts_text(content: Union[str, list[Any], None]) -> str:
+    """The text of a message ``content`` for a Responses input: a string, None (``""``) or parts, joined with nothing
+    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``).
 
     Raises:
         TypeError: ``content`` is of another type, or a list item is not a dict.

@@ -38,7 +38,7 @@ from .responses.pricing import (
     calculate_image_cost,
     calculate_token_cost,
 )
-from .responses.request import content_str
+from ..types import content_str
 from .responses.response import output_blocks, usage_of
 from .responses.tool_settings import (
     ApplyPatchCallOutput,

@@ -19,6 +19,7 @@ from ..cache import Cache
 from ..cache.keys import get_key
 from ..exception_utils import ModelToolNotSupportedError
 from ..io.base import IOStream
+from ..types import content_str
 from ..logger.logger_utils import format_ts
 from ..events.client_events import StreamEvent, UsageSummaryEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..messages.emit import listening, send_to
@@ -80,6 +81,7 @@ __all__ = [
     "OPENAI_FALLBACK_KWARGS",
     "OPEN_API_BASE_URL_PREFIX",
     "TOOL_ENABLED",
+    "content_str",
     "AzureOpenAIEntryDict",
     "AzureOpenAILLMConfigEntry",
     "Cache",

@@ -4,7 +4,9 @@
 the agent's ``run_executor``, an agent standing for the user that executes the tools. The chat runs for
 the consumer of the returned response (``autogen_classic.io.run_response``) on the engine of
 ``initiate_chat_stream`` (``autogen_classic.io.chat_worker``): its events, as ``autogen.events`` classes,
-end with a ``RunCompletionEvent`` (or an ``ErrorEvent``).
+end with a ``RunCompletionEvent`` (or an ``ErrorEvent``). ``sequential_run`` / ``a_sequential_run`` run the
+chats of a queue (as ``initiate_chats`` does, with carryover) on one thread or task of that engine, and return
+one such response per chat.
 
 ag2 0.7.3's ``run(message, *, ...)`` (the task as the first positional argument) is served too: the chat
 runs at once on the current console, with 0.7.3's defaults (``user_input=True``, ``clear_history=False``),
@@ -21,14 +23,26 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from ...events.agent_events import PostCarryoverProcessingEvent
 from ...events.run_events import ErrorEvent, RunCompletionEvent
+from ...exception_utils import InvalidArgumentTypeError
 from ...io.base import IOStream
-from ...io.chat_worker import ChatTask, ChatThread
-from ...io.run_response import AsyncRunIterResponse, AsyncRunResponse, RunDriver, RunIterResponse, RunResponse
-from ...io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream
+from ...io.chat_worker import END, ChatTask, ChatThread
+from ...io.run_response import (
+    AsyncRunIterResponse,
+    AsyncRunResponse,
+    AsyncRunResponseProtocol,
+    RunDriver,
+    RunIterResponse,
+    RunResponse,
+    RunResponseProtocol,
+)
+from ...io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
 from ...tools.tool import Tool
 from ...types import is_agent
+from ..chat import _chat_kwargs, _check_queue, carried_over
 from .agent_run import a_run_with_user, executor_for_run, run_with_user
+from .chat_driver import _with_sender
 
 if TYPE_CHECKING:
     from ..chat import ChatResult
@@ -79,6 +93,119 @@ def _note_human_input(held: "weakref.ref[Any]", result: "ChatResult") -> None:
     response = held()
     if response is not None:
         response.note_human_input(result.human_input)
+
+
+def _speaker_name(first: Any, other: Any, result: "ChatResult") -> Optional[str]:
+    """The name of the agent that spoke last in the chat ``first`` started with ``other``."""
+    history = result.chat_history or []
+    speaker = other if history and history[-1].get("name") == other.name else first
+    speaker = getattr(other, "last_speaker", None) or speaker  # a group chat manager knows its own
+    return getattr(speaker, "name", None)
+
+
+def _entries(chat_queue: Any) -> list[Any]:
+    if not isinstance(chat_queue, list):
+        raise InvalidArgumentTypeError(
+            f"chat_queue must be a list of dicts of initiate_chat arguments, one per chat; got "
+            f"{type(chat_queue).__name__}. Wrap a single chat in a list: sequential_run([{{...}}])."
+        )
+    return chat_queue
+
+
+def _chat_agents(agent: Any, chat_info: Any) -> list[Any]:
+    # The agents of one chat as far as its entry names them; a malformed entry is reported by the run itself.
+    if not isinstance(chat_info, dict):
+        return [agent]
+    return [a for a in (chat_info.get("sender") or agent, chat_info.get("recipient")) if a is not None]
+
+
+class _ChatQueueRun:
+    """The chats of a sequential run, one after another, each talking through the stream of its own response.
+
+    The queue is checked as ``initiate_chats`` checks it; each chat's carryover gets the summaries of the chats
+    before it. An error goes to the response of the chat it ended (the first response when the queue failed its
+    check); the responses of the chats after it get an error saying so, and every response's events end.
+    """
+
+    def __init__(self, agent: Any, chat_queue: list[Any], iostreams: Sequence[Any], responses: Sequence[Any]):
+        self.agent = agent
+        self.chat_queue = chat_queue
+        self.iostreams = iostreams
+        self.held = [weakref.ref(response) for response in responses]
+        self.summaries: dict[int, Any] = {}
+        self.index = -1  # the chat running; -1 while the queue is checked
+
+    def queue(self) -> list[dict[str, Any]]:
+        queue = _with_sender(self.chat_queue, self.agent)
+        _check_queue(queue)
+        return queue  # type: ignore[no-any-return]
+
+    def begin(self, index: int, chat_info: dict[str, Any]) -> dict[str, Any]:
+        self.index = index
+        info = carried_over(chat_info, self.summaries)
+        if not info.get("silent", False):
+            IOStream.get_default().send(PostCarryoverProcessingEvent(chat_info=info))
+        return info
+
+    def end(self, index: int, info: dict[str, Any], result: "ChatResult") -> None:
+        self.summaries[index] = result.summary
+        _note_human_input(self.held[index], result)
+        speaker = _speaker_name(info["sender"], info["recipient"], result)
+        IOStream.get_default().send(RunMixin._completion(result, speaker))
+
+    def run(self) -> None:
+        """Run the chats (on the run's thread)."""
+        try:
+            for index, chat_info in enumerate(self.queue()):
+                with IOStream.set_default(self.iostreams[index]):
+                    info = self.begin(index, chat_info)
+                    self.end(index, info, info["sender"].initiate_chat(**_chat_kwargs(info)))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumers
+            self.fail(error)
+            if not isinstance(error, (Exception, ChatStreamClosed)):
+                raise
+        finally:
+            self.finish()
+
+    async def a_run(self) -> None:
+        """Run the chats (as the run's task)."""
+        try:
+            for index, chat_info in enumerate(self.queue()):
+                with IOStream.set_default(self.iostreams[index]):
+                    info = self.begin(index, chat_info)
+                    self.end(index, info, await info["sender"].a_initiate_chat(**_chat_kwargs(info)))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumers
+            self.fail(error)
+            if not isinstance(error, (Exception, ChatStreamClosed)):
+                raise
+        finally:
+            self.finish()
+
+    def fail(self, error: BaseException) -> None:
+        failed = max(self.index, 0)
+        if isinstance(error, Exception):
+            self._tell(failed, error)
+        for later in range(failed + 1, len(self.iostreams)):
+            if self.index < 0:
+                why = f"the chat queue failed its check ({type(error).__name__}: {error}; raised by the first response)"
+            elif isinstance(error, ChatStreamClosed):
+                why = (f"the events of chat_queue[{failed}] were no longer read (its response was dropped before its "
+                       "chat ended), which stops the chats after it")
+            else:
+                why = f"chat_queue[{failed}] failed ({type(error).__name__}: {error})"
+            not_run = RuntimeError(f"chat_queue[{later}] did not run: {why}.")
+            not_run.__cause__ = error
+            self._tell(later, not_run)
+
+    def _tell(self, index: int, error: BaseException) -> None:
+        stream = self.iostreams[index]
+        if not stream.closed:
+            stream.send(ErrorEvent(error=error))
+
+    def finish(self) -> None:
+        # A response whose chat never ran would otherwise wait for its events for ever.
+        for stream in self.iostreams:
+            stream.input_stream.put_nowait(END)
 
 
 class RunMixin:
@@ -147,19 +274,16 @@ class RunMixin:
 
     def _last_speaker(self, recipient: Any) -> Callable[["ChatResult"], Optional[str]]:
         def last_speaker(result: "ChatResult") -> Optional[str]:
-            if recipient is None:
-                return self.name
-            history = result.chat_history or []
-            speaker = recipient if history and history[-1].get("name") == recipient.name else self
-            speaker = getattr(recipient, "last_speaker", None) or speaker  # a group chat manager knows its own
-            return getattr(speaker, "name", None)
+            return self.name if recipient is None else _speaker_name(self, recipient, result)
 
         return last_speaker
 
     @staticmethod
     def _completion(result: "ChatResult", last_speaker: Optional[str]) -> Any:
-        return RunCompletionEvent.build(summary=_summary_text(result.summary), history=result.chat_history,
-                                        cost=result.cost, last_speaker=last_speaker, context_variables=None)
+        # The history as it is now: the agents' stored messages are the same list, which a later chat clears.
+        return RunCompletionEvent.build(summary=_summary_text(result.summary),
+                                        history=list(result.chat_history or []), cost=result.cost,
+                                        last_speaker=last_speaker, context_variables=None)
 
     @staticmethod
     def _prepare(clear_history: bool, silent: Any, cache: Any, max_turns: Any,
@@ -402,3 +526,65 @@ class RunMixin:
             yield_on=yield_on,
             agents=[self, recipient] if recipient else [self],
         )
+
+    # ----------------------------------------------------------- sequential_run
+    def sequential_run(
+        self,
+        chat_queue: list[dict[str, Any]],
+    ) -> list[RunResponseProtocol]:
+        """Run the chats of ``chat_queue`` one after another; one ``RunResponse`` per chat, in order.
+
+        The run of ``initiate_chats``: each entry holds the arguments of ``initiate_chat`` plus ``"recipient"``
+        (``"sender"`` defaults to this agent); each chat's ``carryover`` (a str or a list) gets the summaries of
+        the chats before it, less those listed in its ``"finished_chat_indexes_to_exclude_from_carryover"``.
+        The chats start at once, on one thread; each response's events are those of its chat (a
+        ``PostCarryoverProcessingEvent`` first, unless ``"silent"``), ending with its ``RunCompletionEvent``.
+        A queue that fails its check raises from the first response's events; a failing chat from its own,
+        and the responses of the chats after it raise that they did not run.
+
+        Args:
+            chat_queue: a list of dicts, one per chat, of ``initiate_chat`` arguments.
+
+        Raises:
+            InvalidArgumentTypeError: ``chat_queue`` is not a list (also a ``TypeError``).
+        """
+        iostreams = [ThreadIOStream() for _ in _entries(chat_queue)]
+        responses = [
+            RunResponse(stream, agents=_chat_agents(self, info)) for stream, info in zip(iostreams, chat_queue)
+        ]
+        if not responses:
+            return []
+        chats = _ChatQueueRun(self, chat_queue, iostreams, responses)
+        thread = ChatThread(chats.run, iostreams[0], name="autogen-classic-sequential-run")
+        driver = RunDriver(lambda: thread, None, False, lambda result: None)
+        for response in responses:
+            response.drive(driver)
+        thread.start()  # at once, as in AG2 Classic: the chats run whether or not their events are read
+        return responses  # type: ignore[return-value]
+
+    async def a_sequential_run(
+        self,
+        chat_queue: list[dict[str, Any]],
+    ) -> list[AsyncRunResponseProtocol]:
+        """(async) ``sequential_run`` for async code: one ``AsyncRunResponse`` per chat, in order.
+
+        The chats run one after another as one task of the running event loop, started at once (it goes on
+        when the caller next awaits); ``async for event in response.events`` reads a chat's events, and
+        ``await response.summary`` its results. Errors as for ``sequential_run``.
+        """
+        iostreams = [AsyncThreadIOStream() for _ in _entries(chat_queue)]
+        responses = [
+            AsyncRunResponse(stream, agents=_chat_agents(self, info)) for stream, info in zip(iostreams, chat_queue)
+        ]
+        if not responses:
+            return []
+        loop = asyncio.get_running_loop()
+        for stream in iostreams:
+            stream.bind(loop)
+        chats = _ChatQueueRun(self, chat_queue, iostreams, responses)
+        task = ChatTask(chats.a_run, iostreams[0])
+        driver = RunDriver(lambda: task, None, False, lambda result: None)
+        for response in responses:
+            response.drive(driver)
+        task.start()
+        return responses  # type: ignore[return-value]

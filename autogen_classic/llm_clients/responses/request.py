@@ -13,9 +13,9 @@ import json
 import logging
 from typing import Any, Union
 
-from .._sdk import content_str
+from .._sdk import parts_text
 
-__all__ = ["content_str", "convert_settings", "messages_to_input", "text_format_of"]
+__all__ = ["convert_settings", "messages_to_input", "text_format_of"]
 
 logger = logging.getLogger("autogen_classic.llm_clients")
 
@@ -89,7 +89,7 @@ def messages_to_input(messages: list[Any], image_params: dict[str, Any]) -> list
         role = message.get("role") or "user"
         content = message.get("content")
         if role == "tool":
-            output = content if isinstance(content, str) else content_str(content) if isinstance(content, list) else (
+            output = content if isinstance(content, str) else parts_text(content) if isinstance(content, list) else (
                 "" if content is None else json.dumps(content) if isinstance(content, dict) else str(content))
             items.append({"type": "function_call_output", "call_id": message.get("tool_call_id"), "output": output})
             continue
