@@ -33,6 +33,7 @@ from .agentchat.groupchat.swarm import (
     initiate_swarm_chat,
 )
 from .agentchat.contrib.message_filter import MessageFilterAgent, MessageFilterConfig, PerSourceFilter
+from .agentchat.group.context_expression import ContextExpression
 from .agentchat.groupchat.selection.adapters import candidate_func_policy, selector_func_method
 from .agentchat.groupchat.stepping import GroupChatComplete
 from .agentchat.groupchat.transcript import load_transcript
@@ -97,6 +98,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AFTER_WORK",
+    "ContextExpression",
     "AgentDescriptionGuard",
     "AgentEligibilityPolicy",
     "AgentNameConflictError",

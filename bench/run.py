@@ -19,12 +19,17 @@ Sections (in this order; ``--sections`` picks some):
   installed (bench_studies.py; ``--quick``: 100 chats at 10 and 50 at once).
 - ``token_count``: exact token counts (the OpenAI encodings) against the offline estimate, for short and long
   texts, a chat and a function list (bench_token_count.py; ``--quick``: 0.2 s per measurement).
+- ``group_patterns``: the 0.14 group orchestration (``DefaultPattern``, context-condition and after-work
+  handoffs, ``initiate_group_chat``) with 8 scripted agents for 400 and 1,600 rounds, beside autogen 0.14
+  run by ``--compare-014 PYTHON`` (default ``$AUTOGEN_0141_PYTHON``); target 3x its rounds/s
+  (bench_group_patterns.py; ``--quick``: 100 and 400 rounds).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
-package, run by that interpreter, to the orchestration tables.
+package, run by that interpreter, to the orchestration tables; ``--compare-014 PYTHON`` names the interpreter with
+autogen 0.14 for the group_patterns table.
 
-Usage: ``python bench/run.py [--quick] [--sections NAME ...] [--compare PYTHON]``
+Usage: ``python bench/run.py [--quick] [--sections NAME ...] [--compare PYTHON] [--compare-014 PYTHON]``
 
 The exit code is 0 when every section ran (or was skipped for want of its engine) and met its targets, otherwise 1.
 """
@@ -40,17 +45,19 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec",
-            "studies", "token_count")
+            "studies", "token_count", "group_patterns")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 NEEDS_A_SERVER = ("redis_cache", "docker_exec")
 """The sections that may exit with ``UNAVAILABLE``."""
 
 
-def section_argv(name: str, quick: bool, compare: str | None) -> list[str]:
+def section_argv(name: str, quick: bool, compare: str | None, compare_014: str | None = None) -> list[str]:
     """The command-line arguments the suite passes to section ``name``."""
     if name not in SECTIONS:
         raise ValueError(f"name must be one of {', '.join(SECTIONS)}, got {name!r}")
+    if name == "group_patterns":  # its reference must have the 0.14 group API: its own interpreter
+        return (["--quick"] if quick else []) + (["--compare", compare_014] if compare_014 else [])
     if name == "orchestration":
         # Measured as a script sees it: the default console prints (to os.devnull) in both packages.
         return ["--output", "console"] + (["--quick"] if quick else []) + (["--compare", compare] if compare else [])
@@ -91,10 +98,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="sections to run")
     parser.add_argument("--compare", metavar="PYTHON", default=None,
                         help="interpreter with the reference package (autogen) for the orchestration section")
+    parser.add_argument("--compare-014", metavar="PYTHON", default=None,
+                        help="interpreter with autogen 0.14 for the group_patterns section "
+                        "(default: $AUTOGEN_0141_PYTHON, read by the section)")
     args = parser.parse_args(argv)
     summary = []
     for name in args.sections:
-        section = section_argv(name, args.quick, args.compare)
+        section = section_argv(name, args.quick, args.compare, args.compare_014)
         print(f"\n=== {name}: bench/{section_script(name).name} {' '.join(section)}".rstrip(), flush=True)
         code, seconds = run_section(name, section)
         sys.stdout.flush()

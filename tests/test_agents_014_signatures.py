@@ -313,11 +313,14 @@ def test_073_registration_calls_still_work(scripted_server: ScriptedOpenAIServer
 
 # ---------------------------------------------------------------- handoffs=
 def test_handoffs_are_accepted_and_kept() -> None:
-    assert ConversableAgent("alice", llm_config=False).handoffs is None
+    from autogen_classic.agentchat.conversable_agent import Handoffs
+
+    # AG2 0.14: every agent has a Handoffs, empty by default
+    assert ConversableAgent("alice", llm_config=False).handoffs == Handoffs()
     conditions = object()  # a Handoffs object of 0.14 code
     assert ConversableAgent("bob", llm_config=False, handoffs=conditions).handoffs is conditions
     manager = GroupChatManager(GroupChat(agents=[], messages=[]), llm_config=False)
-    assert manager.handoffs is None and manager.tools == []
+    assert manager.handoffs == Handoffs() and manager.tools == []
 
 
 # ---------------------------------------------------------------- DockerCommandLineCodeExecutor

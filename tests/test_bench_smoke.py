@@ -5,6 +5,7 @@ No timing is asserted here; the timings belong to the benchmark's own output.
 
 from __future__ import annotations
 
+import os
 import sys
 from types import ModuleType
 
@@ -297,3 +298,82 @@ def test_token_count_section_reports_every_text_and_both_encodings() -> None:
     assert set(loads) == {"cl100k_base", "o200k_base"}
     suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("token_count", quick=True, compare=None) == ["--quick"]
+
+
+# ------------------------------------------------------------------------------------------ group_patterns
+@pytest.fixture(scope="module")
+def group_patterns() -> ModuleType:
+    return load_bench_script("bench_group_patterns")
+
+
+def test_group_patterns_moves_the_turn_by_context_conditions_and_after_work(group_patterns: ModuleType) -> None:
+    module = group_patterns.load_package()
+    result, chat_result = group_patterns.run_chat(module, 30)
+    assert (result.package, result.size, result.rounds) == ("autogen_classic", 30, 30)
+    said = [(message.get("name"), message["content"]) for message in chat_result.chat_history]
+    lap = [(f"agent_{i}", f"Reply from agent_{i}.") for i in range(8)]
+    assert said[:21] == [
+        ("user", "Start."),
+        *lap[:3],
+        ("agent_3", "[Handing off to agent_5]"),  # agent_1 set ${skip}: agent_3's context condition
+        *lap[5:],  # after-work AgentTargets
+        ("user", "User: carry on."),  # agent_7's after work: RevertToUserTarget
+        ("agent_7", "[Handing off to agent_0]"),  # the user set ${escalate}: agent_7's context condition
+        *lap,  # ${skip} flipped back: agent_4 speaks this lap
+        ("user", "User: carry on."),
+        ("agent_7", "[Handing off to agent_0]"),
+        ("agent_0", "Reply from agent_0."),  # agent_0 spends ${escalate}: agent_7 replies again next lap
+    ]
+    assert result.context_handoffs == sum(content.startswith("[Handing off to ") for _, content in said) == 5
+    assert result.user_turns == 3 and result.last_speaker == said[-1][0]
+    assert result.seconds > 0 and result.first_round_us > 0 and result.last_round_us > 0
+    assert result.digest == group_patterns.transcript_digest(chat_result.chat_history)
+
+
+def test_group_patterns_compares_two_interpreters_and_reports(group_patterns: ModuleType) -> None:
+    # Both sides really run, alternately: the "reference" here is this package in a subprocess (no shim).
+    ours, theirs = group_patterns.alternate_runs(sys.executable, [12, 40], 2, shim=False)
+    assert ours["repeat"] == theirs["repeat"] == 2
+    assert [run["rounds"] for run in ours["runs"]] == [run["rounds"] for run in theirs["runs"]] == [12, 40]
+    assert group_patterns.same_transcripts(ours, theirs)
+    lines = group_patterns.format_report(ours, theirs)
+    assert lines[0].startswith("Group orchestration: DefaultPattern, 8 scripted agents + user")
+    assert "speed vs ref" in lines[1] and lines[3].startswith("12 ") and lines[4].startswith("40 ")
+    assert lines[6].startswith("time per round, 40 vs 12 rounds:") and "; reference " in lines[6]
+    assert lines[-1].startswith("same transcript as the reference at every size: yes")
+    checks = group_patterns.checks(ours, theirs, target=0.0)
+    assert list(checks) == [
+        f"12 rounds: at least 0x the reference's rounds/s ({group_patterns.ratios(ours, theirs)[12]:.2f}x)",
+        f"40 rounds: at least 0x the reference's rounds/s ({group_patterns.ratios(ours, theirs)[40]:.2f}x)",
+        "same transcript as the reference",
+    ]
+    assert all(checks.values())
+    altered = {**theirs, "runs": [{**run, "digest": "other"} for run in theirs["runs"]]}
+    assert not group_patterns.checks(ours, altered, target=0.0)["same transcript as the reference"]
+
+
+def test_group_patterns_runs_the_same_conversation_on_the_reference(group_patterns: ModuleType) -> None:
+    python = os.environ.get(group_patterns.REFERENCE_ENV)
+    if not python:
+        pytest.skip(f"set {group_patterns.REFERENCE_ENV} to an interpreter with autogen 0.14.1 to run the reference")
+    theirs = group_patterns.run_reference(python, [50])  # this same file, through tests/data/reference_shim
+    ours = group_patterns.run_all([50])
+    assert theirs["package"] == "autogen" and ours["package"] == "autogen_classic"
+    assert group_patterns.same_transcripts(ours, theirs)
+    keys = ("rounds", "context_handoffs", "user_turns", "last_speaker")
+    assert [run[key] for run in ours["runs"] for key in keys] == [run[key] for run in theirs["runs"] for key in keys]
+
+
+def test_group_patterns_rejects_bad_input_and_is_a_suite_section(group_patterns: ModuleType) -> None:
+    module = group_patterns.load_package()
+    with pytest.raises(ValueError, match="rounds must be an int >= 2"):
+        group_patterns.run_chat(module, 1)
+    with pytest.raises(ValueError, match="repeat must be a positive int"):
+        group_patterns.best_run(module, 10, 0)
+    with pytest.raises(ValueError, match="--compare must name a Python interpreter with autogen 0.14"):
+        group_patterns.run_reference("/no/such/python", [10])
+    suite = load_bench_script("bench_run", "run")
+    assert suite.section_argv("group_patterns", quick=True, compare="/py073", compare_014="/py014") == [
+        "--quick", "--compare", "/py014"]  # fmt: skip
+    assert suite.section_argv("group_patterns", quick=False, compare=None) == []
+    assert suite.section_script("group_patterns").name == "bench_group_patterns.py"

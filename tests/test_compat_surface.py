@@ -23,24 +23,11 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 _DATA = Path(__file__).parent / "data"
-# Modules of a record that another part of the suite checks (named with the reason).
-NOT_CHECKED_HERE: Dict[str, Tuple[str, ...]] = {
-    # The group orchestration of 0.14 (patterns, handoffs, context variables) has a record of its own.
-    "autogen_0141": ("autogen.agentchat.group.", "autogen.agentchat.group:"),
-    "ag2_073": (),
-}
 
 
 def _load(label: str) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]]]:
     record = json.loads((_DATA / f"classic_surface_{label}.json").read_text())
-    skipped = NOT_CHECKED_HERE[label]
-    modules = {
-        f"{label}|{m}": {
-            n: e for n, e in names.items() if not (skipped and str(e.get("object", "")).startswith(skipped))
-        }
-        for m, names in record["modules"].items()
-        if not (skipped and (m + ".").startswith(skipped))
-    }
+    modules = {f"{label}|{m}": names for m, names in record["modules"].items()}
     objects = {f"{label}|{k}": v for k, v in record["objects"].items()}
     for names in modules.values():
         for entry in names.values():
@@ -104,25 +91,11 @@ CLASSIC_SIGNATURES: Dict[str, List[List[Any]]] = {
 SIGNATURE_CHANGED_BY_0141 = {"run", "a_run"}
 
 # Methods of a 0.14.1 class left out of this check, with the reason.
-_GROUP_ORCHESTRATION = (
-    "served by the group orchestration (agentchat.group: handoffs and guardrails), checked with its own record"
-)
-_AGENT_HANDOFF_METHODS = {
-    name: _GROUP_ORCHESTRATION
-    for name in (
-        "register_handoff", "register_handoffs", "register_input_guardrail", "register_input_guardrails",
-        "register_output_guardrail", "register_output_guardrails", "run_input_guardrails", "run_output_guardrails",
-    )
-}
 _UI_TOOLS = (
     "not on the runtime-checkable Agent protocols: isinstance(x, Agent) would then refuse 0.7.3-style agents "
     "without them; ConversableAgent has both"
 )
 METHODS_NOT_CHECKED_HERE: Dict[str, Dict[str, str]] = {
-    "ConversableAgent": _AGENT_HANDOFF_METHODS,
-    "AssistantAgent": _AGENT_HANDOFF_METHODS,
-    "UserProxyAgent": _AGENT_HANDOFF_METHODS,
-    "GroupChatManager": _AGENT_HANDOFF_METHODS,
     "Agent": {"set_ui_tools": _UI_TOOLS, "unset_ui_tools": _UI_TOOLS},
     "LLMAgent": {"set_ui_tools": _UI_TOOLS, "unset_ui_tools": _UI_TOOLS},
 }

@@ -10,6 +10,16 @@ from .chat import ChatResult, a_initiate_chats, initiate_chats
 from .conversable_agent import ConversableAgent, UpdateSystemMessage
 from .eligibility_policy import AgentDescriptionGuard, AgentEligibilityPolicy, SelectionContext
 from .groupchat import GroupChat, GroupChatManager
+from .group.context_variables import ContextVariables
+from .group.reply_result import ReplyResult
+from .group.multi_agent_chat import (
+    a_initiate_group_chat,
+    a_run_group_chat,
+    a_run_group_chat_iter,
+    initiate_group_chat,
+    run_group_chat,
+    run_group_chat_iter,
+)
 from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
@@ -20,15 +30,23 @@ __all__ = [
     "AgentEligibilityPolicy",
     "AssistantAgent",
     "ChatResult",
+    "ContextVariables",
     "ConversableAgent",
     "GroupChat",
     "GroupChatManager",
     "LLMAgent",
+    "ReplyResult",
     "SelectionContext",
     "UpdateSystemMessage",
     "UserProxyAgent",
     "a_initiate_chats",
+    "a_initiate_group_chat",
+    "a_run_group_chat",
+    "a_run_group_chat_iter",
     "gather_usage_summary",
     "initiate_chats",
+    "initiate_group_chat",
+    "run_group_chat",
+    "run_group_chat_iter",
     "register_function",
 ]

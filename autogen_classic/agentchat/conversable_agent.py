@@ -63,6 +63,9 @@ from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
 from .conversable.tool_responses import ToolResponseScan
 from .conversable.usage import UsageMixin
+from .conversable.guardrails import GuardrailsMixin
+from .conversable.handoffs import HandoffsMixin, as_context_variables, as_handoffs
+from .conversable.safeguard_hooks import SafeguardHooksMixin
 
 # Re-exported: classic code imports these names from this module.
 from .._pydantic import model_dump  # noqa: F401
@@ -82,6 +85,9 @@ from .agent import LLMAgent  # noqa: F401
 from .chat import a_initiate_chats, initiate_chats  # noqa: F401
 from .conversable.tool_registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
+from .transitions import ContextVariables, Handoffs  # noqa: F401
+from .transitions.guardrails import Guardrail, GuardrailResult  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from .transitions import register_engine_hook
 
 __all__ = ["ConversableAgent", "UpdateSystemMessage", "reflection_with_llm_summary"]
 
@@ -92,7 +98,10 @@ def _default_is_termination_msg(message: dict[str, Any]) -> bool:
     return content_str(message.get("content")) == "TERMINATE"
 
 
-class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, UsageMixin, RunMixin):
+class ConversableAgent(
+    ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, UsageMixin, RunMixin, GuardrailsMixin, SafeguardHooksMixin,
+    HandoffsMixin,
+):
     """A generic agent that can converse with others: by model, by code and tool execution, or by a human.
 
     Every reply passes through an ordered list of reply functions; by default they check termination and
@@ -120,10 +129,10 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         description: Optional[str] = None,
         chat_messages: Optional[dict[Agent, list[dict[str, Any]]]] = None,
         silent: Optional[bool] = None,
-        context_variables: Optional[dict[str, Any]] = None,
+        context_variables: Optional[Union[ContextVariables, dict[str, Any]]] = None,
         functions: Union[list[Callable[..., Any]], Callable[..., Any], None] = None,
         update_agent_state_before_reply: Optional[Union[list[Any], Callable[..., Any], UpdateSystemMessage]] = None,
-        handoffs: Optional[Any] = None,
+        handoffs: Optional[Handoffs] = None,
     ) -> None:
         """
         Args:
@@ -145,12 +154,13 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
             description: how others see this agent (default: the system message).
             chat_messages: earlier conversations to start from (peer -> list of messages).
             silent: when set, overrides the ``silent`` argument of sends (whether messages are printed).
-            context_variables: shared variables for reply functions and tools.
+            context_variables: shared variables for reply functions and tools: a ``ContextVariables`` (AG2 0.14), or
+                a dict (ag2 0.7.3: kept, not copied, and seen as ``_context_variables``).
             functions: functions offered to the model as tools (for the model only; register them for
                 execution on the agent that runs them).
             update_agent_state_before_reply: callables ``(agent, messages)`` and ``UpdateSystemMessage``s run
                 before each reply.
-            handoffs: AG2 0.14's hand-off conditions (a ``Handoffs``), kept as ``self.handoffs``.
+            handoffs: AG2 0.14's hand-off conditions, kept as ``self.handoffs`` (default: an empty ``Handoffs``).
         """
         check_init_arguments(
             name, system_message, is_termination_msg, max_consecutive_auto_reply, default_auto_reply, description,
@@ -178,11 +188,13 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
         self._reply_func_list: list[dict[str, Any]] = []
         self._human_input: list[str] = []
         self.reply_at_receive: dict[Agent, bool] = defaultdict(bool)
-        self._context_variables = context_variables if context_variables is not None else {}
+        self.context_variables = as_context_variables(context_variables)  # _context_variables: its dict
         self.client_cache: Any = None
         self.previous_cache: Any = None
         self.hook_lists: dict[str, list[Callable[..., Any]]] = {method: [] for method in HOOKABLE_METHODS}
-        self.handoffs = handoffs  # read by group orchestration only
+        self.handoffs = as_handoffs(handoffs)  # read by group orchestration only
+        self.input_guardrails: list[Any] = []  # checked by a group chat before the agent replies
+        self.output_guardrails: list[Any] = []  # ... and on its reply
 
         self._init_llm(llm_config)
         self._init_functions(function_map)
@@ -559,3 +571,7 @@ class ConversableAgent(ReplyPipelineMixin, ChatDriverMixin, ToolRegistryMixin, U
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
+
+
+# Wrapper agents of hand-off targets (a nested chat, a group chat) are ConversableAgents.
+register_engine_hook("agent_class", ConversableAgent)

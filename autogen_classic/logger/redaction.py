@@ -17,6 +17,7 @@ studies all use the same rules:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -148,6 +149,16 @@ def get_sensitive_exclude_keys() -> tuple[str, ...]:
     return ("self", "__class__", *sorted(SENSITIVE_KEYS))
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_rule(name: str) -> tuple[bool, str]:
+    """Whether ``name`` is a secret name, and ``name`` in lower case.
+
+    Remembered: every event and log record is redacted before it is written, and its dicts use the
+    same few keys again and again.
+    """
+    return is_sensitive_key(name), name.lower()
+
+
 class _Walk:
     """One redaction pass: ``depth`` levels of containers, cycles cut."""
 
@@ -156,18 +167,21 @@ class _Walk:
         self.active: set[int] = set()  # ids of the containers on the current path
 
     def value(self, data: Any, depth: int) -> Any:
-        if isinstance(data, (str, int, float, bool, type(None))):
+        kind = type(data)  # exact types first: events and records are plain dicts, lists and text
+        if kind in _PLAIN_TYPES or isinstance(data, (str, int, float, bool, type(None))):
             return data
-        container = isinstance(data, (Mapping, list, tuple, set))
-        if not container:
+        mapping = kind is dict or isinstance(data, Mapping)
+        if not mapping and not isinstance(data, (list, tuple, set)):
             return data
         if depth <= 0:
             return data if self.when_too_deep is _KEEP else self.when_too_deep
+        if not data and (kind is dict or kind is list):
+            return kind()  # nothing inside to mask or to follow
         if id(data) in self.active:
             return f"<<circular reference: {type(data).__qualname__}>>"
         self.active.add(id(data))
         try:
-            if isinstance(data, Mapping):
+            if mapping:
                 # A tool's or function's reply holds its return value as JSON text under "content".
                 json_keys = _REPLY_JSON_KEYS if data.get("role") in ("tool", "function") else _JSON_TEXT_KEYS
                 return {key: self.entry(key, item, depth, json_keys) for key, item in data.items()}
@@ -184,10 +198,13 @@ class _Walk:
             self.active.discard(id(data))
 
     def entry(self, key: Any, item: Any, depth: int, json_keys: frozenset[str]) -> Any:
-        if is_sensitive_key(key):
+        if type(key) is str:
+            secret, lowered = _name_rule(key)
+        else:
+            secret, lowered = is_sensitive_key(key), key.lower() if isinstance(key, str) else None
+        if secret:
             return REDACTED
-        if isinstance(key, str):
-            lowered = key.lower()
+        if lowered is not None:
             if lowered in _HEADER_MAPS:
                 if isinstance(item, Mapping):
                     return dict.fromkeys(item, REDACTED)
@@ -197,6 +214,7 @@ class _Walk:
                     return self.json_text(item, depth)
                 if lowered.endswith(_URL_ENDINGS) and "://" in item:
                     return redact_url(item)
+                return item  # other text is kept as it is (what ``value`` would return)
         return self.value(item, depth - 1)
 
     def json_text(self, text: str, depth: int) -> str:
@@ -215,6 +233,7 @@ class _Walk:
 
 
 _KEEP = object()
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 # Fragments of which at least one appears in any text holding a secret name (cheap pre-check).
 _CHEAP_HINTS = ("key", "token", "secret", "password", "passwd", "credential", "authorization", "bearer",
                 "azure_endpoint", "workload_identity", "headers", "://")

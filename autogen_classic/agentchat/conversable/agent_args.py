@@ -20,6 +20,7 @@ from ...llm_config.config import current_llm_config
 from ...oai.entries import LLMConfigEntry
 from ...types import is_agent
 from ..agent import Agent
+from ..transitions.context_variables import ContextVariables
 from .human_reply import HUMAN_INPUT_MODES
 
 __all__ = [
@@ -243,9 +244,10 @@ def check_init_arguments(
         )
     if description is not None:
         check_description(description)
-    if context_variables is not None and not isinstance(context_variables, dict):
+    if context_variables is not None and not isinstance(context_variables, (dict, ContextVariables)):
         warn_argument(
-            f"context_variables should be a dict of name -> value (or None: empty); got {shown(context_variables)}. "
+            f"context_variables should be a dict of name -> value or a ContextVariables (or None: empty); got "
+            f"{shown(context_variables)}. "
             f"It is kept as given: a chat runs, but get_context, set_context, update_context, pop_context and "
             f"tools reading the context fail."
         )

@@ -15,9 +15,12 @@ from ...exception_utils import InvalidArgumentError
 from ...io import IOStream
 from ...events.run_events import TerminationEvent
 from ...messages.agent_messages import TerminationAndHumanReplyMessage, UsingAutoReplyMessage
-from ...messages.emit import emit, emit_run_event
+from ...messages.emit import emit, emit_run_event, send_to
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input, stop_reason
+from .safeguard_hooks import (
+    a_guarded_tool_call, guarded_model_reply, guarded_model_request, guarded_tool_call, has_llm_hooks, has_tool_hooks,
+)
 from .tool_responses import unroll_tool_responses
 
 if TYPE_CHECKING:
@@ -104,8 +107,15 @@ def generate_oai_reply(
     if client is None:
         return False, None
     context, request = _request(self, _conversation(self, messages, sender))
+    guarded = has_llm_hooks(self)
+    if guarded:
+        request = guarded_model_request(self, request)
+        if isinstance(request, dict):  # a safeguard blocked the call: its text is the reply
+            return True, request
     response = client.create(context=context, messages=request, cache=self.client_cache, agent=self, **kwargs)
     reply = _reply_from_response(self, client, response)
+    if guarded and reply is not None:
+        reply = guarded_model_reply(self, reply)
     return (False, None) if reply is None else (True, reply)
 
 
@@ -118,10 +128,17 @@ async def a_generate_oai_reply(
     if client is None:
         return False, None
     context, request = _request(self, _conversation(self, messages, sender))
+    guarded = has_llm_hooks(self)
+    if guarded:
+        request = guarded_model_request(self, request)
+        if isinstance(request, dict):
+            return True, request
     response = await client.a_create(
         context=context, messages=request, cache=self.client_cache, agent=self, **kwargs
     )
     reply = _reply_from_response(self, client, response)
+    if guarded and reply is not None:
+        reply = guarded_model_reply(self, reply)
     return (False, None) if reply is None else (True, reply)
 
 
@@ -140,14 +157,21 @@ def generate_code_execution_reply(
 
 
 # ---------------------------------------------------------------- functions and tools
+def _executors(self: "ConversableAgent") -> tuple[Any, Any]:
+    """The agent's ``execute_function`` / ``a_execute_function``, through its safeguard hooks when it has some."""
+    if has_tool_hooks(self):
+        return guarded_tool_call(self, self.execute_function), a_guarded_tool_call(self, self.a_execute_function)
+    return self.execute_function, self.a_execute_function
+
+
 def generate_function_call_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
     config: Optional[Any] = None,
 ) -> Reply:
     """Execute a legacy ``function_call`` in the last message."""
+    execute, a_execute = _executors(self)
     reply = function_call_reply(
-        self._function_map, _conversation(self, messages, sender)[-1],
-        execute=self.execute_function, a_execute=self.a_execute_function,
+        self._function_map, _conversation(self, messages, sender)[-1], execute=execute, a_execute=a_execute
     )
     return (False, None) if reply is None else (True, reply)
 
@@ -157,9 +181,9 @@ async def a_generate_function_call_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """(async) Execute a legacy ``function_call``; async functions are awaited."""
+    execute, a_execute = _executors(self)
     reply = await a_function_call_reply(
-        self._function_map, _conversation(self, messages, sender)[-1],
-        execute=self.execute_function, a_execute=self.a_execute_function,
+        self._function_map, _conversation(self, messages, sender)[-1], execute=execute, a_execute=a_execute
     )
     return (False, None) if reply is None else (True, reply)
 
@@ -170,10 +194,8 @@ def generate_tool_calls_reply(
 ) -> Reply:
     """Execute the ``tool_calls`` of the last message; a tool's error is its result, never raised."""
     message = _conversation(self, messages, sender)[-1]
-    reply = tool_calls_reply(
-        self._function_map, message.get("tool_calls") or [],
-        execute=self.execute_function, a_execute=self.a_execute_function,
-    )
+    execute, a_execute = _executors(self)
+    reply = tool_calls_reply(self._function_map, message.get("tool_calls") or [], execute=execute, a_execute=a_execute)
     return (False, None) if reply is None else (True, reply)
 
 
@@ -183,9 +205,7 @@ async def a_generate_tool_calls_reply(
 ) -> Reply:
     """(async) Execute the ``tool_calls`` of the last message, concurrently."""
     message = _conversation(self, messages, sender)[-1]
-    reply = await a_tool_calls_reply(
-        self._function_map, message.get("tool_calls") or [], a_execute=self.a_execute_function
-    )
+    reply = await a_tool_calls_reply(self._function_map, message.get("tool_calls") or [], a_execute=_executors(self)[1])
     return (False, None) if reply is None else (True, reply)
 
 
@@ -211,8 +231,11 @@ def _apply_human_reply(
         self._consecutive_auto_reply_counter[sender] = 0
         reason = stop_reason(self.human_input_mode, plan, reply, self.name)
         if reason is not None:  # AG2 Classic 0.14's event: sent to a run's stream only, never printed classically
-            emit_run_event(TerminationEvent, termination_reason=reason, sender=self.name,
-                           recipient=getattr(sender, "name", None))
+            fields = dict(termination_reason=reason, sender=self.name, recipient=getattr(sender, "name", None))
+            if getattr(sender, "_prints_termination_events", False):  # a chat of initiate_group_chat: printed
+                send_to(IOStream.get_default(), TerminationEvent.build(**fields))
+            else:
+                emit_run_event(TerminationEvent, **fields)
         return True, None
     if reply or self._max_consecutive_auto_reply_dict[sender] == 0:
         self._consecutive_auto_reply_counter[sender] = 0

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ...import_utils import is_coroutine_callable
 from ...io import IOStream
 from ...tools.execution import run_coroutine_sync
+from .safeguard_hooks import checked_human_input
 
 if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
@@ -23,6 +24,8 @@ __all__ = ["a_get_human_input", "get_human_input"]
 
 
 def _record(agent: "ConversableAgent", reply: str) -> str:
+    if getattr(agent, "hook_lists", {}).get("safeguard_human_inputs"):
+        reply = checked_human_input(agent, reply)
     agent._human_input.append(reply)
     return reply
 

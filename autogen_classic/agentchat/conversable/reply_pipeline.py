@@ -17,6 +17,7 @@ from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, S
 from ...types import Agent, is_agent
 from . import builtin_replies
 from .nested_chats import register_nested_chats as _register_nested_chats
+from .safeguard_hooks import SAFEGUARD_HOOKS
 
 __all__ = ["ReplyPipelineMixin", "HOOKABLE_METHODS", "ReplyFunction", "Trigger"]
 
@@ -28,6 +29,7 @@ HOOKABLE_METHODS = (
     "process_all_messages_before_reply",
     "process_message_before_send",
     "update_agent_state",
+    *SAFEGUARD_HOOKS,  # checks of the exchanges with tools, the model and the human (see safeguard_hooks.py)
 )
 
 
@@ -132,7 +134,7 @@ class ReplyPipelineMixin:
 
     def register_hook(self, hookable_method: str, hook: Callable[..., Any]) -> None:
         """Register a hook for one of ``process_last_received_message``, ``process_all_messages_before_reply``,
-        ``process_message_before_send`` or ``update_agent_state``."""
+        ``process_message_before_send``, ``update_agent_state`` or the ``safeguard_*`` hook lists."""
         if hookable_method not in self.hook_lists:
             raise InvalidArgumentError(
                 f"{hookable_method} is not a hookable method; choose one of {list(self.hook_lists)}."

@@ -174,6 +174,9 @@ class GroupChat:
     is_complete: bool = field(init=False, default=False, repr=False, compare=False)
     """True once a termination condition (or ``is_termination_msg``) ended the chat; ``reset()`` clears it.
     Reaching ``max_round`` does not set it."""
+    # Inter-agent checks of a safeguard policy (apply_safeguard_policy puts its enforcer here): each message
+    # forwarded to a participant passes their check_and_act (see guardrail_turns.py).
+    _inter_agent_guardrails: list[Any] = field(init=False, default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._check_agents()

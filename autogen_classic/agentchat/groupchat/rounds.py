@@ -18,11 +18,14 @@ from typing import Any, Generator, Optional
 
 from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
 from ...messages.agent_messages import GroupChatRunChatMessage
-from ...messages.emit import emit
+from ...events.run_events import TerminationEvent
+from ...io.base import IOStream
+from ...messages.emit import emit, emit_run_event, send_to
 from ...messages.run_events import GroupChatEndMessage
 from ..conversable.agent_args import printable_name, shown
 from ..termination import StopMessage, TerminationCondition, TerminationContext
 from .clear_history import apply_clear_history, parse_clear_history
+from .guardrail_turns import forwarded_message, guarded_input, guarded_output
 from .steps import CheckTermination, GenerateReply, SelectSpeaker, Send, Step
 
 __all__ = ["ChatRun", "chat_rounds", "lent_cache", "open_run", "publish", "take_turn"]
@@ -164,22 +167,26 @@ def publish(run: ChatRun) -> Generator[Step, Any, None]:
     manager, groupchat, speaker, message = run.manager, run.groupchat, run.speaker, run.message
     # max_round is read every round: a change made during the chat applies at once.
     if run.rounds >= groupchat.max_round:
-        end(run, f"max_round ({groupchat.max_round}) reached.", show=False)
+        end(run, f"max_round ({groupchat.max_round}) reached.", show=False,
+            classic=f"Maximum rounds ({groupchat.max_round}) reached")
         return
     if hasattr(manager, "_last_speaker"):
         manager._last_speaker = speaker
     groupchat.append(message, speaker)
     run.rounds += 1
     run.published = True
+    checked = bool(getattr(groupchat, "_inter_agent_guardrails", None))  # a safeguard policy's checks
     for agent in list(groupchat.agents):
         if agent != speaker:
-            yield Send(manager, message, agent)
+            copy = (yield from forwarded_message(groupchat, speaker, agent, message)) if checked else message
+            yield Send(manager, copy, agent)
     stop = yield from _termination(run)
     if stop is not None:
         groupchat.is_complete = True
-        end(run, stop.content, show=False, stop=stop)
+        end(run, stop.content, show=False, stop=stop, classic=_classic_stop_reason(manager, stop))
     elif run.rounds >= groupchat.max_round:
-        end(run, f"max_round ({groupchat.max_round}) reached.", show=False)
+        end(run, f"max_round ({groupchat.max_round}) reached.", show=False,
+            classic=f"Maximum rounds ({groupchat.max_round}) reached")
 
 
 def _termination(run: ChatRun) -> Generator[Step, Any, Optional[StopMessage]]:
@@ -212,7 +219,8 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
         speaker = chosen if chosen is not None else (yield SelectSpeaker(groupchat, run.speaker, manager))
         if not silent:
             emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
-        reply = yield GenerateReply(speaker, manager)
+        guarded = yield from guarded_input(groupchat, speaker, manager)
+        reply = guarded if guarded is not None else (yield GenerateReply(speaker, manager))
     except KeyboardInterrupt:
         admin = _admin_of(groupchat)
         if admin is None:
@@ -220,13 +228,16 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
         speaker = admin
         if not silent:
             emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
+        guarded = None
         reply = yield GenerateReply(speaker, manager)
     except NoEligibleSpeaker as e:
-        end(run, str(e) or "No eligible speakers.", show=not silent)
+        end(run, str(e) or "No eligible speakers.", show=not silent, classic="No next speaker selected")
         return
     if reply is None:
-        end(run, f"{speaker.name} gave no reply.", show=False)
+        end(run, f"{speaker.name} gave no reply.", show=False, classic="No reply generated", recipient=speaker)
         return
+    if guarded is None:  # an input guardrail's reply is not checked again
+        reply = yield from guarded_output(groupchat, speaker, reply)
     reply = _clear_history_if_asked(groupchat, reply)
     yield Send(speaker, reply, manager, silent=silent)
     run.speaker = speaker
@@ -234,8 +245,13 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
     run.published = False
 
 
-def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = None) -> None:
-    """End the run: record why on the run and the manager, and emit the end event."""
+def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = None,
+        classic: Optional[str] = None, recipient: Any = None) -> None:
+    """End the run: record why on the run and the manager, and emit the end events.
+
+    ``classic`` is the reason as AG2 Classic 0.14 words it in its ``TerminationEvent`` (sent to a run's stream
+    only, as for two-agent chats); ``recipient`` the agent it names (default: the last speaker).
+    """
     run.ended, run.end_reason, run.stop = True, reason, stop
     manager = run.manager
     if hasattr(manager, "end_reason"):
@@ -244,8 +260,26 @@ def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = 
     messages = getattr(run.groupchat, "messages", None)
     count = len(messages) if isinstance(messages, list) else 0
     logger.debug("Group chat of %s ended after %d messages: %s", getattr(manager, "name", None), count, reason)
+    # A chat of AG2 0.14's group orchestration (initiate_group_chat) prints its TerminationEvent, as 0.14 does.
+    prints_termination = bool(getattr(manager, "_prints_termination_events", False)) and classic is not None
     emit(GroupChatEndMessage, manager_name=str(getattr(manager, "name", "")), end_reason=reason, message_count=count,
-         termination=None if stop is None else stop.to_dict(), complete=stop is not None, verbose=show)
+         termination=None if stop is None else stop.to_dict(), complete=stop is not None,
+         verbose=show and not prints_termination)
+    if classic is not None:
+        last = recipient if recipient is not None else run.speaker
+        fields = dict(termination_reason=classic, sender=str(getattr(manager, "name", "")),
+                      recipient=getattr(last, "name", None))
+        if prints_termination:
+            send_to(IOStream.get_default(), TerminationEvent.build(**fields))
+        else:
+            emit_run_event(TerminationEvent, **fields)
+
+
+def _classic_stop_reason(manager: Any, stop: StopMessage) -> str:
+    """What AG2 Classic 0.14 says when the manager's ``is_termination_msg`` ends a group chat (else the condition's text)."""
+    if stop.source == "is_termination_msg":
+        return f"Termination message condition on the GroupChatManager '{getattr(manager, 'name', '')}' met"
+    return stop.content
 
 
 def _clear_history_if_asked(groupchat: Any, reply: Any) -> Any:

@@ -31,7 +31,7 @@ from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice
 from .state import GroupState
-from .trace import SelectionRecord
+from .trace import HandoffStep, SelectionRecord
 
 __all__ = ["a_auto_select_speaker", "a_select_speaker", "auto_select_speaker", "select_speaker"]
 
@@ -57,10 +57,18 @@ def _resolve_method(
     prefix = ""
     if callable(method):
         record.method = "callable"
-        result = method(last_speaker, groupchat)
-        # A selection callable may explain its decision (e.g. a swarm hand-off) in ``last_reason``.
-        why = getattr(method, "last_reason", None)
-        record.reason = why if isinstance(why, str) else ""
+        try:
+            result = method(last_speaker, groupchat)
+        finally:
+            # A selection callable may explain its decision (e.g. a swarm hand-off) in ``last_reason``; a
+            # hand-off transition (a group chat of patterns) also says what moved the turn as a structured step,
+            # kept in the record even when resolving it failed.
+            why = getattr(method, "last_reason", None)
+            record.reason = why if isinstance(why, str) else ""
+            handoff = getattr(method, "last_handoff", None)
+            if isinstance(handoff, HandoffStep):
+                record.handoff = handoff
+                record.method = "handoff"
         if result is None:
             raise NoEligibleSpeaker("Custom speaker selection function returned None. Terminating conversation.")
         if isinstance(result, str):

@@ -21,6 +21,7 @@ __all__ = [
     "ConditionDecision",
     "ConditionOutcome",
     "FilterStep",
+    "HandoffStep",
     "Outcome",
     "SelectionAttempt",
     "SelectionRecord",
@@ -111,6 +112,54 @@ class ConditionOutcome:
 
 
 @dataclass(slots=True)
+class HandoffStep:
+    """What moved the turn in a group chat with hand-offs (``initiate_group_chat`` and its patterns).
+
+    Args:
+        kind: what decided: "initial_agent", "tool_call" (the tool executor runs a suggested call),
+            "llm_condition" (the model called a hand-off tool), "reply_result" (a tool returned a
+            ``ReplyResult`` with a target), "context_condition" (an ``OnContextCondition`` held),
+            "after_work" (an agent's or the group's after-work target), "pattern" (an after-work target the
+            pattern set: round robin, random, the group manager, asking the user), "tool_return" (back to
+            the agent whose tool calls ran), "user_return" (back to the agent the user answered), or
+            "forced" (a target set from outside the chat's own rules).
+        source: the name of the agent whose rule moved the turn.
+        target: the target as the reference names it (``display_name()``: an agent's name, "Terminate",
+            "Revert to User", "the group manager", ...).
+        via: how: the hand-off tool's name, the condition's expression or variable, the tool that returned
+            the ``ReplyResult``, "group after work" ...
+        result: what the target resolved to: an agent's name, "terminate", or a selection method ("auto",
+            "manual"); empty until it is resolved.
+    """
+
+    kind: str
+    source: str | None = None
+    target: str | None = None
+    via: str | None = None
+    result: str = ""
+
+    def describe(self) -> str:
+        """One line for people: ``"llm_condition triage -> billing via transfer_to_billing_1"``."""
+        line = f"{self.kind} {self.source} -> {self.target or '-'}" if self.source else f"{self.kind} -> {self.target}"
+        if self.via:
+            line += f" via {self.via}"
+        if self.result and self.result != self.target:
+            line += f" ({self.result})"
+        return line
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the step as plain JSON-ready data."""
+        return {"kind": self.kind, "source": self.source, "target": self.target, "via": self.via,
+                "result": self.result}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandoffStep:
+        """Build a step from its dict form."""
+        return cls(kind=str(data["kind"]), source=data.get("source"), target=data.get("target"),
+                   via=data.get("via"), result=str(data.get("result") or ""))
+
+
+@dataclass(slots=True)
 class SelectionAttempt:
     """One question put to the speaker selector and its answer.
 
@@ -150,8 +199,9 @@ class SelectionRecord:
 
     Args:
         round: the index of the decision since the group chat was last reset (0 for the first).
-        method: the method that chose: "auto", "manual", "random", "round_robin", or "callable"
-            when a custom function returned an agent (or None).
+        method: the method that chose: "auto", "manual", "random", "round_robin", "callable"
+            when a custom function returned an agent (or None), or "handoff" when the hand-off rules of a
+            group chat of patterns did (``handoff`` says which rule).
         last_speaker: the name of the previous speaker (None if unknown).
         steps: the candidates after each filter, in pipeline order.
         attempts: the questions asked (model calls in auto mode, prompts in manual mode).
@@ -161,6 +211,7 @@ class SelectionRecord:
             (``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``cost``); empty without calls.
         conditions: what the conditions of the last speaker's conditional transitions decided, one
             :class:`ConditionOutcome` per candidate asked about; empty without conditional transitions.
+        handoff: in a group chat with hand-offs, what moved the turn (a :class:`HandoffStep`); None otherwise.
     """
 
     round: int
@@ -172,6 +223,7 @@ class SelectionRecord:
     reason: str = ""
     usage: dict[str, Any] = field(default_factory=dict)
     conditions: list[ConditionOutcome] = field(default_factory=list)
+    handoff: HandoffStep | None = None
 
     def add_step(self, name: str, agents: Iterable[Any]) -> None:
         """Record the candidates (agents or names) left after the step ``name``."""
@@ -197,6 +249,7 @@ class SelectionRecord:
             "reason": self.reason,
             "usage": dict(self.usage),
             "conditions": [c.to_dict() for c in self.conditions],
+            "handoff": None if self.handoff is None else self.handoff.to_dict(),
         }
 
     @classmethod
@@ -212,6 +265,7 @@ class SelectionRecord:
             reason=str(data.get("reason", "")),
             usage=dict(data.get("usage") or {}),
             conditions=[ConditionOutcome.from_dict(c) for c in data.get("conditions") or []],
+            handoff=HandoffStep.from_dict(data["handoff"]) if data.get("handoff") else None,
         )
 
 
@@ -242,7 +296,8 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
     Columns: the decision's index, the previous speaker, the candidates left, the chosen agent,
     the number of questions asked (model calls in auto mode) and the prompt tokens they used.
     A decision that asked transition conditions is followed by one indented line per condition
-    (``"    condition coder -> critic [label]: returned False, critic blocked"``).
+    (``"    condition coder -> critic [label]: returned False, critic blocked"``); one moved by a hand-off by
+    a line saying what moved it (``"    handoff llm_condition triage -> billing via transfer_to_billing_1"``).
     """
     records = list(log)
     header = ("#", "after", "candidates", "chosen", "calls", "prompt tok")
@@ -262,6 +317,8 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
     for record, row in zip(records, rows):
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
         lines.extend(f"    condition {outcome.describe()}" for outcome in record.conditions)
+        if record.handoff is not None:
+            lines.append(f"    handoff {record.handoff.describe()}")
     calls = sum(len(r.attempts) for r in records if r.method in ("auto", "manual"))
     lines.append(f"{len(records)} selection(s), {calls} question(s) to the selector")
     return "\n".join(lines)

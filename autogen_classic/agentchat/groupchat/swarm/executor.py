@@ -1,5 +1,7 @@
 """The swarm's tool executor ("Tool_Execution"): runs the tool calls of every swarm agent, injects the
-context variables, applies ``SwarmResult``s and remembers the hand-off a tool result chose."""
+context variables, applies ``SwarmResult``s and remembers the hand-off a tool result chose.
+
+Its tool reply is built by the hand-off engine's ``ToolRound``, as the group tool executor's is."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from inspect import signature
 from typing import Any, Optional
 
 from ...agent import Agent
+from ..handoffs.tool_round import ToolRound
 from .conditions import SwarmResult
 from .swarm_agent import CONTEXT_VARIABLES_PARAM, SwarmAgent
 
@@ -40,9 +43,7 @@ def generate_swarm_tool_reply(
     message = messages[-1]
     if "tool_calls" not in message:
         return False, None
-    responses: list[dict[str, Any]] = []
-    next_agent: Any = None
-    via: Optional[str] = None
+    tool_round = ToolRound()
     for tool_call in message["tool_calls"] or []:
         function = _with_context(self, tool_call)
         _, result = self.execute_function(function, call_id=tool_call.get("id"))
@@ -51,14 +52,13 @@ def generate_swarm_tool_reply(
             if content.context_variables:
                 self._context_variables.update(content.context_variables)
             if content.agent is not None:
-                next_agent, via = content.agent, function.get("name")
+                tool_round.choose(content.agent, function.get("name"))
         elif isinstance(content, Agent):
-            next_agent, via = content, function.get("name")
-        responses.append({"tool_call_id": tool_call.get("id"), "role": "tool",
-                          "content": "" if content is None else str(content)})
-    self._next_agent = next_agent
-    self._handoff_function = via
-    return True, {"role": "tool", "tool_responses": responses, "content": "\n".join(r["content"] for r in responses)}
+            tool_round.choose(content, function.get("name"))
+        tool_round.add({"tool_call_id": tool_call.get("id"), "role": "tool"}, "" if content is None else str(content))
+    self._next_agent = tool_round.target
+    self._handoff_function = tool_round.step
+    return True, tool_round.reply()
 
 
 def make_tool_executor(agents: list[SwarmAgent]) -> SwarmAgent:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional, Union
 from ...agent import Agent
 from ...user_proxy_agent import UserProxyAgent
 from ..group import GroupChat
+from ..selection.trace import HandoffStep
 from .conditions import AFTER_WORK, AFTER_WORK_KINDS, AfterWorkOption
 from .swarm_agent import SwarmAgent
 
@@ -31,16 +32,23 @@ class SwarmTransition:
         self.user_agent = user_agent
         self.swarm_after_work = swarm_after_work
         self.use_initial_agent = True
-        # Why the last decision was made: the group chat's selection trace reads it.
+        # Why the last decision was made: the group chat's selection trace reads it (as text, and as a step).
         self.last_reason = ""
+        self.last_handoff: Optional[HandoffStep] = None
 
     def __call__(self, last_speaker: Agent, groupchat: GroupChat) -> Choice:
         first, self.use_initial_agent = self.use_initial_agent, False
+        self.last_handoff = None
         if first:
             self.last_reason = f"swarm: the initial agent {self.initial_agent.name}"
+            self.last_handoff = HandoffStep("initial_agent", None, self.initial_agent.name, "initial_agent",
+                                            self.initial_agent.name)
             return self.initial_agent
         if "tool_calls" in groupchat.messages[-1]:
             self.last_reason = f"swarm: {last_speaker.name} suggested tool calls; the tool executor runs them"
+            calls = ", ".join(c.get("function", {}).get("name", "") for c in groupchat.messages[-1]["tool_calls"] or [])
+            self.last_handoff = HandoffStep("tool_call", last_speaker.name, self.tool_execution.name, calls,
+                                            self.tool_execution.name)
             return self.tool_execution
         return self._after_tools_or_work(last_speaker, groupchat)
 
@@ -66,8 +74,9 @@ class SwarmTransition:
         condition: Any = None
         if handoff is not None and not isinstance(handoff, AfterWorkOption):
             target = self._agent_named(handoff, groupchat, f"returned by {via}") if isinstance(handoff, str) else handoff
-            source = self._last_swarm_speaker(groupchat).name
-            self.last_reason = f"handoff: {source} -> {target.name}, {via}"
+            speaker = self._last_swarm_speaker(groupchat)
+            self.last_reason = f"handoff: {speaker.name} -> {target.name}, {via}"
+            self.last_handoff = HandoffStep(_kind_of(speaker, via), speaker.name, target.name, via, target.name)
             return target
         if handoff is not None:
             condition, origin = handoff, f"{via} returned {handoff.value}"
@@ -76,6 +85,8 @@ class SwarmTransition:
             if (self.user_agent is not None and last_speaker is self.user_agent) or \
                     groupchat.messages[-1].get("role") == "tool":
                 self.last_reason = f"swarm: back to {speaker.name} after {last_speaker.name}"
+                kind = "tool_return" if groupchat.messages[-1].get("role") == "tool" else "user_return"
+                self.last_handoff = HandoffStep(kind, last_speaker.name, speaker.name, None, speaker.name)
                 return speaker
             own = speaker.after_work is not None
             condition = speaker.after_work if own else self.swarm_after_work
@@ -85,7 +96,12 @@ class SwarmTransition:
             if callable(condition) and not isinstance(condition, (Agent, AfterWorkOption)):
                 condition = condition(speaker, groupchat.messages, groupchat)
                 origin += " (callable)"
-        return self._apply(condition, origin, speaker, groupchat)
+        result = self._apply(condition, origin, speaker, groupchat)
+        kind = "reply_result" if handoff is not None else "after_work"
+        label = result if isinstance(result, str) else getattr(result, "name", "terminate")
+        target = condition.value if isinstance(condition, AfterWorkOption) else label
+        self.last_handoff = HandoffStep(kind, speaker.name, target, origin, label)
+        return result
 
     def _apply(self, condition: Any, origin: str, speaker: SwarmAgent, groupchat: GroupChat) -> Choice:
         if isinstance(condition, str):
@@ -109,6 +125,11 @@ class SwarmTransition:
             return "auto"
         raise ValueError(f"Invalid After Work condition or return value from callable ({origin}): {condition!r}; "
                          f"accepted: {AFTER_WORK_KINDS}; a callable may also return an agent's name.")
+
+
+def _kind_of(speaker: Any, via: Any) -> str:
+    """A transfer function of an ON_CONDITION is an LLM condition; any other function returned a SwarmResult."""
+    return "llm_condition" if via in getattr(speaker, "_conditional_functions", {}) else "reply_result"
 
 
 def create_swarm_transition(

@@ -1,0 +1,1 @@
+"""The classic path ``autogen.agentchat.group.events``: the events of hand-offs."""

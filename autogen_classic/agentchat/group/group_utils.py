@@ -1,0 +1,35 @@
+"""The classic path ``autogen.agentchat.group.group_utils``: preparing and running a group chat with hand-offs
+(code in ``agentchat.groupchat.handoffs``)."""
+
+from ...io.base import IOStream  # noqa: F401 - importable here, as in the classic module
+from ..agent import Agent  # noqa: F401
+from ..groupchat import GroupChat, GroupChatManager  # noqa: F401
+from ..groupchat.handoffs import (  # noqa: F401
+    GroupToolExecutor,
+    cleanup_temp_user_messages,
+    create_group_manager,
+    create_group_transition,
+    create_on_condition_handoff_functions,
+    determine_next_agent,
+    ensure_guardrail_agents_in_group,
+    ensure_handoff_agents_in_group,
+    establish_group_agent,
+    get_last_agent_speaker,
+    link_agents_to_group_manager,
+    make_remove_function,
+    prepare_exclude_transit_messages,
+    prepare_group_agents,
+    process_initial_messages,
+    setup_context_variables,
+    update_conditional_functions,
+    wrap_agent_handoff_targets,
+)
+from ..groupchat.handoffs.events import AfterWorksTransitionEvent, OnContextConditionTransitionEvent  # noqa: F401
+from ..transitions import (  # noqa: F401
+    AgentNameTarget,
+    AgentTarget,
+    ContextVariables,
+    GroupManagerTarget,
+    RandomAgentTarget,
+    TransitionTarget,
+)

@@ -1,0 +1,68 @@
+"""The engine of hand-offs (AG2 Classic 0.14's group orchestration), on this package's group chat.
+
+``executor`` (the group's tool executor), ``agents`` (making agents group members: hand-off tools, context
+conditions, wrapper agents, checks), ``transition`` (the speaker selection method: who speaks next, and why,
+for the selection trace), ``chat_setup`` (opening messages, context variables, the manager) and ``events``
+(the transition events). The classic paths are ``agentchat.group.group_utils`` and
+``agentchat.group.group_tool_executor``; the patterns and ``initiate_group_chat`` are in ``agentchat.group``.
+"""
+
+from .agents import (
+    condition_label,
+    create_on_condition_handoff_functions,
+    ensure_guardrail_agents_in_group,
+    ensure_handoff_agents_in_group,
+    establish_group_agent,
+    link_agents_to_group_manager,
+    make_remove_function,
+    prepare_exclude_transit_messages,
+    prepare_group_agents,
+    update_conditional_functions,
+    wrap_agent_handoff_targets,
+)
+from .chat_setup import (
+    TEMP_USER_NAME,
+    cleanup_temp_user_messages,
+    create_group_manager,
+    prepare_groupchat_auto_speaker,
+    process_initial_messages,
+    setup_context_variables,
+)
+from .events import (
+    AfterWorksTransitionEvent,
+    OnConditionLLMTransitionEvent,
+    OnContextConditionTransitionEvent,
+    ReplyResultTransitionEvent,
+)
+from .executor import TOOL_EXECUTOR_NAME, GroupToolExecutor
+from .transition import GroupTransition, create_group_transition, determine_next_agent, get_last_agent_speaker
+
+__all__ = [
+    "TEMP_USER_NAME",
+    "TOOL_EXECUTOR_NAME",
+    "AfterWorksTransitionEvent",
+    "GroupToolExecutor",
+    "GroupTransition",
+    "OnConditionLLMTransitionEvent",
+    "OnContextConditionTransitionEvent",
+    "ReplyResultTransitionEvent",
+    "cleanup_temp_user_messages",
+    "condition_label",
+    "create_group_manager",
+    "create_group_transition",
+    "create_on_condition_handoff_functions",
+    "determine_next_agent",
+    "ensure_guardrail_agents_in_group",
+    "ensure_handoff_agents_in_group",
+    "establish_group_agent",
+    "get_last_agent_speaker",
+    "link_agents_to_group_manager",
+    "make_remove_function",
+    "prepare_exclude_transit_messages",
+    "prepare_group_agents",
+    "prepare_groupchat_auto_speaker",
+    "process_initial_messages",
+    "setup_context_variables",
+    "update_conditional_functions",
+    "wrap_agent_handoff_targets",
+]

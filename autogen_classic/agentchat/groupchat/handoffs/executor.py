@@ -1,0 +1,291 @@
+"""The group's tool executor (``_Group_Tool_Executor``): one agent runs the tools of every agent of the group.
+
+It executes the tool calls of the last message one at a time (so a tool sees the context variables the
+previous one changed), and reads what each tool returned: a ``ReplyResult`` updates the shared context
+variables and may name the next target; a ``TransitionTarget`` (what a hand-off tool of an LLM condition
+returns) is the next target. The target waits on the executor until the group's transition reads it, with
+a :class:`HandoffStep` saying what set it (for the selection trace). A tool parameter named
+``context_variables`` receives the group's context variables (injected, never shown to the model).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from typing import Annotated, Any, Optional
+
+from ....coding.utils import content_str
+from ....io.base import IOStream
+from ....tools.dependency_injection import Depends, inject_params, on
+from ....tools.execution import is_async_callable
+from ....tools.tool import Tool
+from ...agent import Agent
+from ...conversable_agent import ConversableAgent
+from ...transitions import __CONTEXT_VARIABLES_PARAM_NAME__, ContextVariables, ReplyResult, TransitionTarget
+from ..selection.trace import HandoffStep
+from .events import OnConditionLLMTransitionEvent, ReplyResultTransitionEvent
+from .tool_round import ToolRound, single_calls
+
+__all__ = ["TOOL_EXECUTOR_NAME", "GroupToolExecutor", "target_label"]
+
+TOOL_EXECUTOR_NAME = "_Group_Tool_Executor"
+"""The name of the group's tool executor (the classic ``__TOOL_EXECUTOR_NAME__``)."""
+
+
+def target_label(target: Any) -> str:
+    """A target as people read it (its ``display_name()``), for the selection trace."""
+    try:
+        return str(target.display_name())
+    except (AttributeError, NotImplementedError):
+        return type(target).__name__
+
+
+class GroupToolExecutor(ConversableAgent):
+    """Tool executor for the group chat initiated with initiate_group_chat"""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name=TOOL_EXECUTOR_NAME,
+            system_message="Tool Execution, do not use this agent directly.",
+            human_input_mode="NEVER",
+            code_execution_config=False,
+        )
+        self._group_next_target: Optional[TransitionTarget] = None
+        # What set the next target (an LLM condition's tool, a ReplyResult, a context condition ...).
+        self._group_next_step: Optional[HandoffStep] = None
+        self._tool_call_originator: Optional[str] = None
+        self._group_manager: Any = None  # set when the group is linked to its manager
+        # Only the group's tool reply: the executor never asks a model or a human.
+        self.register_reply([Agent, None], GroupToolExecutor._generate_group_tool_reply, remove_other_reply_funcs=True)
+        self.register_reply(
+            [Agent, None], GroupToolExecutor._a_generate_group_tool_reply, ignore_async_in_sync_chat=True
+        )
+
+    # ----------------------------------------------------------------- the next target
+    def set_next_target(self, next_target: TransitionTarget) -> None:
+        """Sets the next target to transition to, used in the determine_next_agent function."""
+        self._group_next_target = next_target
+        # Set from outside the executor's own tool reply (e.g. a guardrail activating its target).
+        self._group_next_step = HandoffStep(kind="activated", target=target_label(next_target), via="activate_target")
+
+    def get_next_target(self) -> TransitionTarget:
+        """Returns the next target to transition to (check ``has_next_target()`` first)."""
+        if self._group_next_target is None:
+            raise ValueError(
+                "No next target set. Please set a next target before calling this method. Use has_next_target() "
+                "to check if a next target exists."
+            )
+        return self._group_next_target
+
+    def has_next_target(self) -> bool:
+        """Checks if there is a next target to transition to."""
+        return self._group_next_target is not None
+
+    def clear_next_target(self) -> None:
+        """Clears the next target to transition to."""
+        self._group_next_target = None
+        self._group_next_step = None
+
+    def describe_next_target(self, step: HandoffStep) -> None:
+        """Say what set the pending next target (an entry of the selection trace once the transition takes it)."""
+        self._group_next_step = step
+
+    def next_target_step(self) -> Optional[HandoffStep]:
+        """What set the pending next target (None without one)."""
+        return self._group_next_step
+
+    # ----------------------------------------------------------------- who called the tools
+    def set_tool_call_originator(self, agent_name: str) -> None:
+        """Sets the original agent that initiated the tool call (for safeguard transparency)."""
+        self._tool_call_originator = agent_name
+
+    def get_tool_call_originator(self) -> Optional[str]:
+        """Gets the original agent that initiated the tool call."""
+        return self._tool_call_originator
+
+    def clear_tool_call_originator(self) -> None:
+        """Clears the tool call originator."""
+        self._tool_call_originator = None
+
+    # ----------------------------------------------------------------- the agents' tools
+    def _modify_context_variables_param(
+        self, f: Callable[..., Any], context_variables: ContextVariables
+    ) -> Callable[..., Any]:
+        """A wrapper of ``f`` whose ``context_variables`` parameter is injected with ``context_variables``."""
+        sig = inspect.signature(f)
+        if is_async_callable(f):
+
+            async def _async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                return await f(*args, **kwargs)
+
+            wrapper: Callable[..., Any] = _async_wrapper
+        else:
+
+            def _sync_wrapper(*args: Any, **kwargs: Any) -> Any:
+                return f(*args, **kwargs)
+
+            wrapper = _sync_wrapper
+        if __CONTEXT_VARIABLES_PARAM_NAME__ in sig.parameters:
+            params = [
+                param.replace(annotation=Annotated[ContextVariables, Depends(on(context_variables))])
+                if name == __CONTEXT_VARIABLES_PARAM_NAME__ else param
+                for name, param in sig.parameters.items()
+            ]
+            wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        return wrapper
+
+    def make_tool_copy_with_context_variables(
+        self, current_tool: Tool, context_variables: ContextVariables
+    ) -> Optional[Tool]:
+        """A copy of ``current_tool`` whose ``context_variables`` parameter is injected (None when it has none)."""
+        properties = current_tool.tool_schema["function"].get("parameters", {}).get("properties", {})
+        if __CONTEXT_VARIABLES_PARAM_NAME__ not in properties:
+            return None
+        func = inject_params(self._modify_context_variables_param(current_tool.func, context_variables))
+        return Tool(func_or_tool=func, name=current_tool.name, description=current_tool.description)
+
+    def _change_tool_context_variables_to_depends(
+        self, agent: ConversableAgent, current_tool: Tool, context_variables: ContextVariables
+    ) -> None:
+        """Offer ``agent``'s model the tool without its ``context_variables`` parameter (injected instead)."""
+        new_tool = self.make_tool_copy_with_context_variables(current_tool, context_variables)
+        if new_tool is not None:
+            agent.remove_tool_for_llm(current_tool)
+            agent.register_for_llm()(new_tool)
+
+    def register_agents_functions(self, agents: list[ConversableAgent], context_variables: ContextVariables) -> None:
+        """Take on the functions and tools of ``agents``; their ``context_variables`` parameters are injected."""
+        for agent in agents:
+            self._function_map.update(agent._function_map)
+            for tool in agent.tools:
+                self._change_tool_context_variables_to_depends(agent, tool, context_variables)
+            for tool in agent.tools:
+                self.register_for_execution(serialize=False, silent_override=True)(tool)
+
+    # ----------------------------------------------------------------- hand-off tools
+    def _agents(self) -> Any:
+        manager = self._group_manager
+        return None if manager is None else manager.groupchat
+
+    def function_is_agent_llm_handoff(self, agent_name: str, function_name: str) -> bool:
+        """Whether ``function_name`` is the hand-off tool of one of the LLM conditions of the agent ``agent_name``."""
+        groupchat = self._agents()
+        agent = None if groupchat is None else groupchat.agent_by_name(agent_name)
+        handoffs = getattr(agent, "handoffs", None)
+        if agent is None or handoffs is None:
+            return False
+        return any(condition.llm_function_name == function_name for condition in handoffs.llm_conditions)
+
+    def get_sender_agent_for_message(self, message: dict[str, Any]) -> Optional[Agent]:
+        """The agent of the group that wrote ``message`` (by its ``name``), or None."""
+        groupchat = self._agents()
+        if "name" in message and groupchat is not None:
+            return groupchat.agent_by_name(message.get("name"))  # type: ignore[no-any-return]
+        return None
+
+    def is_handoff_function(self, message: dict[str, Any]) -> bool:
+        """Whether a tool call of ``message`` is a hand-off tool of its author's LLM conditions."""
+        name = message.get("name")
+        if not name or "tool_calls" not in message or self._group_manager is None:
+            return False
+        return any(
+            self.function_is_agent_llm_handoff(name, call["function"]["name"])
+            for call in message["tool_calls"]
+            if "function" in call and "name" in call["function"]
+        )
+
+    def _send_llm_handoff_event(self, message: dict[str, Any], transition_target: TransitionTarget) -> None:
+        if self.is_handoff_function(message):
+            source = self.get_sender_agent_for_message(message)
+            if source:
+                IOStream.get_default().send(
+                    OnConditionLLMTransitionEvent(source_agent=source, transition_target=transition_target)
+                )
+
+    def _send_reply_result_handoff_event(self, message: dict[str, Any], transition_target: TransitionTarget) -> None:
+        source = self.get_sender_agent_for_message(message)
+        if source:
+            IOStream.get_default().send(
+                ReplyResultTransitionEvent(source_agent=source, transition_target=transition_target)
+            )
+
+    # ----------------------------------------------------------------- the tool reply
+    def _normalize_tool_content(self, content: Any) -> str:
+        """A tool's return value as the text of its tool response."""
+        if content is None:
+            return ""
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list) and content and all(isinstance(i, dict) and "type" in i for i in content):
+            return content_str(content)  # message content parts
+        try:
+            return json.dumps(content)
+        except (TypeError, ValueError):
+            return str(content)  # a ReplyResult reads as its message, a target as "Transfer to ..."
+
+    def _begin(self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]) -> dict[str, Any]:
+        if messages is None:
+            messages = self._oai_messages[sender]
+        message = messages[-1]
+        self.set_tool_call_originator(message.get("name", sender.name if sender else "unknown"))
+        return message
+
+    def _take(self, call_message: dict[str, Any], function_name: str, tool_message: Optional[dict[str, Any]],
+              tool_round: ToolRound) -> dict[str, Any]:
+        """Read the responses of one call: context updates, the next target and what set it; content to text."""
+        if tool_message is None:
+            raise ValueError(f"Tool call {function_name!r} did not return a message")
+        originator = call_message.get("name") or self._tool_call_originator
+        for response in tool_message["tool_responses"]:
+            content = response.get("content")
+            if isinstance(content, ReplyResult):
+                if content.context_variables and content.context_variables.to_dict() != {}:
+                    self.context_variables.update(content.context_variables.to_dict())
+                if content.target is not None:
+                    self._send_reply_result_handoff_event(call_message, content.target)
+                    tool_round.choose(content.target, HandoffStep(
+                        "reply_result", originator, target_label(content.target), f"the ReplyResult of {function_name}"))
+            elif isinstance(content, TransitionTarget):
+                self._send_llm_handoff_event(call_message, content)
+                kind = "llm_condition" if self.is_handoff_function(call_message) else "tool_target"
+                tool_round.choose(content, HandoffStep(kind, originator, target_label(content), function_name))
+            tool_round.add(response, self._normalize_tool_content(content))
+        return tool_message
+
+    def _finish(self, tool_round: ToolRound, tool_message: Optional[dict[str, Any]]) -> tuple[bool, dict[str, Any]]:
+        self._group_next_target = tool_round.target
+        self._group_next_step = tool_round.step if tool_round.target is not None else None
+        if tool_message is None:
+            raise ValueError("Tool call did not return a message")
+        return True, tool_round.reply(tool_message)
+
+    def _generate_group_tool_reply(
+        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, config: Any = None
+    ) -> tuple[bool, Optional[dict[str, Any]]]:
+        """Run the tool calls of the last message one by one; read their ``ReplyResult`` s and targets."""
+        message = self._begin(messages, sender)
+        if not message.get("tool_calls"):
+            return False, None
+        tool_round, tool_message = ToolRound(), None
+        for call_message, name in single_calls(message):
+            if name == "__structured_output":
+                return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
+            _, reply = self.generate_tool_calls_reply([call_message])
+            tool_message = self._take(call_message, name, reply, tool_round)
+        return self._finish(tool_round, tool_message)
+
+    async def _a_generate_group_tool_reply(
+        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, config: Any = None
+    ) -> tuple[bool, Optional[dict[str, Any]]]:
+        """(async) The tool reply; async tools run on the chat's event loop."""
+        message = self._begin(messages, sender)
+        if not message.get("tool_calls"):
+            return False, None
+        tool_round, tool_message = ToolRound(), None
+        for call_message, name in single_calls(message):
+            if name == "__structured_output":
+                return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
+            _, reply = await self.a_generate_tool_calls_reply([call_message])
+            tool_message = self._take(call_message, name, reply, tool_round)
+        return self._finish(tool_round, tool_message)

@@ -1,0 +1,96 @@
+"""``TransitionTarget``: where a hand-off leads (an agent, the user, the end ...), the base of every target."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from pydantic import BaseModel
+
+from .speaker_selection_result import SpeakerSelectionResult
+
+if TYPE_CHECKING:
+    from ..conversable_agent import ConversableAgent
+    from ..groupchat import GroupChat
+
+__all__ = ["__AGENT_WRAPPER_PREFIX__", "TransitionTarget", "describe", "must_be_target"]
+
+# The names of the agents made to wrap a nested chat or a group chat start with this.
+__AGENT_WRAPPER_PREFIX__ = "wrapped_"
+
+
+def describe(value: Any) -> str:
+    """``value`` for an error message: its type and a short form (an agent by its name)."""
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and not isinstance(value, (str, BaseModel)):
+        return f"{type(value).__name__} '{name}'"
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
+
+
+def must_be_target(value: Any, where: str) -> Any:
+    """``value`` when it is a transition target; a clear ``ValueError`` (inside pydantic's) otherwise."""
+    if isinstance(value, (TransitionTarget, dict)) or value is None:
+        return value
+    fix = (
+        f"AgentTarget({value.name})" if isinstance(getattr(value, "name", None), str) and not isinstance(value, str)
+        else f"AgentNameTarget({value!r})" if isinstance(value, str)
+        else "AgentTarget(agent), RevertToUserTarget(), TerminateTarget() ..."
+    )
+    raise ValueError(f"{where} should be a TransitionTarget; got {describe(value)}. Use {fix}.")
+
+
+class TransitionTarget(BaseModel):
+    """Where a transition leads: the base class of the targets of conditions, after-works and tool results."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """Whether :meth:`resolve` gives a speaker selection result directly (False for the targets that
+        must first be wrapped in an agent, such as a nested chat)."""
+        return False
+
+    def resolve(
+        self,
+        groupchat: GroupChat,
+        current_agent: ConversableAgent,
+        user_agent: Optional[ConversableAgent],
+    ) -> SpeakerSelectionResult:
+        """The speaker selection result this target leads to.
+
+        Args:
+            groupchat: the group chat.
+            current_agent: the agent whose transition this is.
+            user_agent: the user agent of the chat, if any.
+        """
+        raise NotImplementedError("Requires subclasses to implement.")
+
+    def display_name(self) -> str:
+        """The name of the target as shown to people and models."""
+        raise NotImplementedError("Requires subclasses to implement.")
+
+    def normalized_name(self) -> str:
+        """The name of the target without spaces, for tool names."""
+        raise NotImplementedError("Requires subclasses to implement.")
+
+    def needs_agent_wrapper(self) -> bool:
+        """Whether the target must be wrapped in an agent to take part in a group chat."""
+        raise NotImplementedError("Requires subclasses to implement.")
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """The agent that stands for this target in the group chat.
+
+        Args:
+            parent_agent: the agent whose hand-off leads here.
+            index: the position of the hand-off among the parent's, which makes the wrapper's name unique.
+        """
+        raise NotImplementedError("Requires subclasses to implement.")
+
+    def activate_target(self, groupchat: GroupChat) -> None:
+        """Make this target the next one: the group's tool executor moves the chat here on the next turn.
+
+        Args:
+            groupchat: the group chat, whose tool executor (the agent with ``set_next_target``) is told.
+        """
+        for agent in groupchat.agents:
+            set_next_target = getattr(agent, "set_next_target", None)
+            if callable(set_next_target):
+                set_next_target(self)
+                return

@@ -1,0 +1,382 @@
+"""The targets that lead to an agent, the user, the end of the chat or a nested chat."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Optional
+
+from ...exception_utils import InvalidAttributeTypeError
+from .engine_hooks import engine_hook
+from .speaker_selection_result import SpeakerSelectionResult
+from .target_base import __AGENT_WRAPPER_PREFIX__, TransitionTarget, describe
+
+if TYPE_CHECKING:
+    from ..conversable_agent import ConversableAgent
+    from ..groupchat import GroupChat
+
+__all__ = [
+    "AgentNameTarget",
+    "AgentTarget",
+    "AskUserTarget",
+    "NestedChatTarget",
+    "RandomAgentTarget",
+    "RevertToUserTarget",
+    "StayTarget",
+    "TerminateTarget",
+]
+
+
+def _agent_name(agent: Any, where: str) -> str:
+    name = getattr(agent, "name", None)
+    if isinstance(agent, str) or not isinstance(name, str):
+        fix = f"AgentNameTarget({agent!r})" if isinstance(agent, str) else f"{where}(the_agent)"
+        raise InvalidAttributeTypeError(
+            f"{where} takes an agent (an object with a name); got {describe(agent)}. Use {fix}."
+        )
+    return name
+
+
+def _no_wrapper(target: TransitionTarget) -> Any:
+    raise NotImplementedError(f"{type(target).__name__} does not require wrapping in an agent.")
+
+
+class AgentTarget(TransitionTarget):
+    """The chat moves to an agent (kept by its name, so the target serializes).
+
+    Args:
+        agent: the agent to hand off to.
+    """
+
+    agent_name: str
+
+    def __init__(self, agent: ConversableAgent, **data: Any) -> None:
+        super().__init__(agent_name=_agent_name(agent, "AgentTarget"), **data)
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True: the target is an agent."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The agent, by name."""
+        return SpeakerSelectionResult(agent_name=self.agent_name)
+
+    def display_name(self) -> str:
+        """The agent's name."""
+        return f"{self.agent_name}"
+
+    def normalized_name(self) -> str:
+        """The agent's name."""
+        return self.display_name()
+
+    def __str__(self) -> str:
+        return f"Transfer to {self.agent_name}"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False: the target is an agent."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class AgentNameTarget(TransitionTarget):
+    """The chat moves to the agent of this name.
+
+    Args:
+        agent_name: the name of the agent.
+    """
+
+    agent_name: str
+
+    def __init__(self, agent_name: str, **data: Any) -> None:
+        if not isinstance(agent_name, str):
+            name = getattr(agent_name, "name", None)
+            fix = "AgentTarget(the_agent)" if isinstance(name, str) else "AgentNameTarget('agent_name')"
+            raise ValueError(f"AgentNameTarget takes the name of an agent; got {describe(agent_name)}. Use {fix}.")
+        super().__init__(agent_name=agent_name, **data)
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True: the target is an agent."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The agent, by name."""
+        return SpeakerSelectionResult(agent_name=self.agent_name)
+
+    def display_name(self) -> str:
+        """The agent's name."""
+        return f"{self.agent_name}"
+
+    def normalized_name(self) -> str:
+        """The agent's name."""
+        return self.display_name()
+
+    def __str__(self) -> str:
+        return f"Transfer to {self.agent_name}"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False: the target is an agent."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class NestedChatTarget(TransitionTarget):
+    """The chat moves to a nested chat, run by an agent made for it, which then hands back.
+
+    Args:
+        nested_chat_config: ``chat_queue`` (the chats, as for ``register_nested_chats``), and optionally
+            ``reply_func_from_nested_chats``, ``config`` and ``use_async``.
+    """
+
+    nested_chat_config: dict[str, Any]
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """False: the nested chat is wrapped in an agent first."""
+        return False
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """Not possible: raises NotImplementedError (the wrapper agent is the target)."""
+        raise NotImplementedError(
+            "NestedChatTarget does not support the resolve method. An agent should be used to encapsulate this "
+            "nested chat and then the target changed to an AgentTarget."
+        )
+
+    def display_name(self) -> str:
+        """'a nested chat'."""
+        return "a nested chat"
+
+    def normalized_name(self) -> str:
+        """'nested_chat'."""
+        return "nested_chat"
+
+    def __str__(self) -> str:
+        return "Transfer to nested chat"
+
+    def needs_agent_wrapper(self) -> bool:
+        """True: the nested chat is run by an agent."""
+        return True
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """An agent that runs the nested chat when spoken to, then hands back to ``parent_agent``.
+
+        Args:
+            parent_agent: the agent whose hand-off leads to the nested chat.
+            index: the hand-off's position among the parent's (the name is ``wrapped_nested_<parent>_<index+1>``).
+        """
+        if "chat_queue" not in self.nested_chat_config:
+            raise ValueError(
+                f"NestedChatTarget of {parent_agent.name} has no 'chat_queue' in nested_chat_config (keys: "
+                f"{sorted(self.nested_chat_config)}); give the chats as nested_chat_config={{'chat_queue': [...]}}."
+            )
+        agent_class = engine_hook("agent_class", "NestedChatTarget.create_wrapper_agent")
+        wrapper = agent_class(name=f"{__AGENT_WRAPPER_PREFIX__}nested_{parent_agent.name}_{index + 1}")
+        wrapper.register_nested_chats(
+            self.nested_chat_config["chat_queue"],
+            reply_func_from_nested_chats=self.nested_chat_config.get("reply_func_from_nested_chats")
+            or "summary_from_nested_chats",
+            config=self.nested_chat_config.get("config"),
+            trigger=lambda sender: True,
+            position=0,
+            use_async=self.nested_chat_config.get("use_async", False),
+        )
+        wrapper.handoffs.set_after_work(AgentTarget(parent_agent))  # back to the parent when done
+        return wrapper  # type: ignore[no-any-return]
+
+
+class TerminateTarget(TransitionTarget):
+    """The chat ends."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The end of the chat."""
+        return SpeakerSelectionResult(terminate=True)
+
+    def display_name(self) -> str:
+        """'Terminate'."""
+        return "Terminate"
+
+    def normalized_name(self) -> str:
+        """'terminate'."""
+        return "terminate"
+
+    def __str__(self) -> str:
+        return "Terminate"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class StayTarget(TransitionTarget):
+    """The current agent speaks again."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The current agent."""
+        return SpeakerSelectionResult(agent_name=current_agent.name)
+
+    def display_name(self) -> str:
+        """'Stay'."""
+        return "Stay"
+
+    def normalized_name(self) -> str:
+        """'stay'."""
+        return "stay"
+
+    def __str__(self) -> str:
+        return "Stay with agent"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class RevertToUserTarget(TransitionTarget):
+    """The chat goes back to the user agent."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The user agent; ValueError when the chat has none."""
+        if user_agent is None:
+            raise ValueError(
+                "User agent must be provided to the chat for the revert_to_user option. Pass user_agent= to the "
+                f"pattern, or hand off from {current_agent.name} to another target."
+            )
+        return SpeakerSelectionResult(agent_name=user_agent.name)
+
+    def display_name(self) -> str:
+        """'Revert to User'."""
+        return "Revert to User"
+
+    def normalized_name(self) -> str:
+        """'revert_to_user'."""
+        return "revert_to_user"
+
+    def __str__(self) -> str:
+        return "Revert to User"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class AskUserTarget(TransitionTarget):
+    """The human picks the next speaker (the "manual" speaker selection)."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """The "manual" speaker selection method."""
+        return SpeakerSelectionResult(speaker_selection_method="manual")
+
+    def display_name(self) -> str:
+        """'Ask User'."""
+        return "Ask User"
+
+    def normalized_name(self) -> str:
+        """'ask_user'."""
+        return "ask_user"
+
+    def __str__(self) -> str:
+        return "Ask User"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
+
+
+class RandomAgentTarget(TransitionTarget):
+    """The chat moves to one of these agents, chosen at random (never the current one).
+
+    Args:
+        agents: the agents to choose from.
+    """
+
+    agent_names: list[str]
+    nominated_name: str = "<Not Randomly Selected Yet>"
+
+    def __init__(self, agents: list[ConversableAgent], **data: Any) -> None:
+        if isinstance(agents, (str, bytes)) or not hasattr(agents, "__iter__"):
+            raise ValueError(f"RandomAgentTarget takes a list of agents; got {describe(agents)}.")
+        super().__init__(agent_names=[_agent_name(agent, "RandomAgentTarget") for agent in agents], **data)
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True."""
+        return True
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """A random agent of the list other than ``current_agent`` (remembered as ``nominated_name``)."""
+        choices = [name for name in self.agent_names if name != current_agent.name]
+        if not choices:
+            raise ValueError(
+                f"RandomAgentTarget of {current_agent.name} has no agent to choose from besides {current_agent.name} "
+                f"(agents: {self.agent_names}); list at least one other agent."
+            )
+        self.nominated_name = random.choice(choices)
+        return SpeakerSelectionResult(agent_name=self.nominated_name)
+
+    def display_name(self) -> str:
+        """The chosen agent's name (a placeholder until one is chosen)."""
+        return self.nominated_name
+
+    def normalized_name(self) -> str:
+        """As :meth:`display_name`."""
+        return self.display_name()
+
+    def __str__(self) -> str:
+        return f"Transfer to {self.nominated_name}"
+
+    def needs_agent_wrapper(self) -> bool:
+        """False."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        return _no_wrapper(self)  # type: ignore[no-any-return]
