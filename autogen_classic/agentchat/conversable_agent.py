@@ -54,7 +54,7 @@ from .conversable.agent_args import (
     shown,
     warn_argument,
 )
-from .conversable.run_api import RunMixin
+from .conversable.runs.run_api import RunMixin
 from .chat import DEFAULT_SUMMARY_PROMPT, ChatResult, reflection_with_llm_summary
 from .conversable.agent_state import UpdateSystemMessage, add_functions, register_update_agent_state
 from .conversable.chat_driver import ChatDriverMixin
@@ -63,9 +63,9 @@ from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
 from .conversable.tool_responses import ToolResponseScan
 from .conversable.usage import UsageMixin
-from .conversable.guardrails import GuardrailsMixin
+from .conversable.guards.guardrails import GuardrailsMixin
 from .conversable.handoffs import HandoffsMixin, as_context_variables, as_handoffs
-from .conversable.safeguard_hooks import SafeguardHooksMixin
+from .conversable.guards.safeguard_hooks import SafeguardHooksMixin
 
 # Re-exported: classic code imports these names from this module.
 from .._pydantic import model_dump  # noqa: F401

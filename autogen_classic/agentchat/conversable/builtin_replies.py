@@ -18,7 +18,7 @@ from ...messages.agent_messages import TerminationAndHumanReplyMessage, UsingAut
 from ...messages.emit import emit, emit_run_event, send_to
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input, stop_reason
-from .safeguard_hooks import (
+from .guards.safeguard_hooks import (
     a_guarded_tool_call, guarded_model_reply, guarded_model_request, guarded_tool_call, has_llm_hooks, has_tool_hooks,
 )
 from .tool_responses import unroll_tool_responses

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ...import_utils import is_coroutine_callable
 from ...io import IOStream
 from ...tools.execution import run_coroutine_sync
-from .safeguard_hooks import checked_human_input
+from .guards.safeguard_hooks import checked_human_input
 
 if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent

@@ -17,7 +17,7 @@ from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, S
 from ...types import Agent, is_agent
 from . import builtin_replies
 from .nested_chats import register_nested_chats as _register_nested_chats
-from .safeguard_hooks import SAFEGUARD_HOOKS
+from .guards.safeguard_hooks import SAFEGUARD_HOOKS
 
 __all__ = ["ReplyPipelineMixin", "HOOKABLE_METHODS", "ReplyFunction", "Trigger"]
 

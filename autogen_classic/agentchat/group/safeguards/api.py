@@ -7,7 +7,7 @@ from typing import Any, Optional, Union
 from ....llm_config import LLMConfig
 from ....messages.emit import emit_print
 from ...agent import Agent  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ...conversable.safeguard_hooks import SAFEGUARD_HOOKS
+from ...conversable.guards.safeguard_hooks import SAFEGUARD_HOOKS
 from ...conversable_agent import ConversableAgent
 from ...groupchat import GroupChatManager
 from .enforcer import GROUP_TOOL_EXECUTOR_NAME, SafeguardEnforcer

@@ -6,7 +6,7 @@ agent the hook functions that check its exchanges (:meth:`SafeguardEnforcer.crea
 - between agents: a ``process_message_before_send`` hook (and, in a group chat, :meth:`check_and_act` on each
   message the manager forwards);
 - with tools, the model and the human: the agent's ``safeguard_*`` hooks (see
-  ``agentchat.conversable.safeguard_hooks``).
+  ``agentchat.conversable.guards.safeguard_hooks``).
 
 Every check, violation and action is a ``SafeguardEvent`` on the current ``IOStream``.
 """
@@ -24,7 +24,7 @@ from ....types import content_str  # noqa: F401
 from ...transitions.guardrails import LLMGuardrail, RegexGuardrail  # noqa: F401
 from ...transitions.target_base import TransitionTarget  # noqa: F401
 from ....messages.emit import emit
-from ...conversable.safeguard_hooks import SafeguardBlock
+from ...conversable.guards.safeguard_hooks import SafeguardBlock
 from ...conversable_agent import ConversableAgent
 from ...groupchat import GroupChatManager
 from .actions import Masker, block_notice, blocked, masked

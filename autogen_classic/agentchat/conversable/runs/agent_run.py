@@ -7,12 +7,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
-from ...coding.utils import content_str
-from ...tools.tool import Tool
+from ....coding.utils import content_str
+from ....tools.tool import Tool
 
 if TYPE_CHECKING:
-    from ..chat import ChatResult
-    from ..conversable_agent import ConversableAgent
+    from ...chat import ChatResult
+    from ...conversable_agent import ConversableAgent
 
 __all__ = ["a_run_with_user", "executor_for_run", "run_with_user", "user_agent"]
 

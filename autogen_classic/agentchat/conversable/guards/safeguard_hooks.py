@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 if TYPE_CHECKING:
-    from ..conversable_agent import ConversableAgent
+    from ...conversable_agent import ConversableAgent
 
 __all__ = [
     "LLM_CALL_BLOCKED", "SAFEGUARD_HOOKS", "SafeguardBlock", "SafeguardHooksMixin", "a_guarded_tool_call",

@@ -23,12 +23,12 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ...events.agent_events import PostCarryoverProcessingEvent
-from ...events.run_events import ErrorEvent, RunCompletionEvent
-from ...exception_utils import InvalidArgumentTypeError
-from ...io.base import IOStream
-from ...io.chat_worker import END, ChatTask, ChatThread
-from ...io.run_response import (
+from ....events.agent_events import PostCarryoverProcessingEvent
+from ....events.run_events import ErrorEvent, RunCompletionEvent
+from ....exception_utils import InvalidArgumentTypeError
+from ....io.base import IOStream
+from ....io.chat_worker import END, ChatTask, ChatThread
+from ....io.run_response import (
     AsyncRunIterResponse,
     AsyncRunResponse,
     AsyncRunResponseProtocol,
@@ -37,16 +37,16 @@ from ...io.run_response import (
     RunResponse,
     RunResponseProtocol,
 )
-from ...io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
-from ...tools.tool import Tool
-from ...types import is_agent
-from ..chat import _chat_kwargs, _check_queue, carried_over
+from ....io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
+from ....tools.tool import Tool
+from ....types import is_agent
+from ...chat import _chat_kwargs, _check_queue, carried_over
 from .agent_run import a_run_with_user, executor_for_run, run_with_user
-from .chat_driver import _with_sender
+from ..chat_driver import _with_sender
 
 if TYPE_CHECKING:
-    from ..chat import ChatResult
-    from ..conversable_agent import ConversableAgent
+    from ...chat import ChatResult
+    from ...conversable_agent import ConversableAgent
 
 __all__ = ["RunMixin"]
 

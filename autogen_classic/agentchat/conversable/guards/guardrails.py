@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional, Union
 
-from ..transitions.guardrails import Guardrail, GuardrailResult
+from ...transitions.guardrails import Guardrail, GuardrailResult
 
 __all__ = ["GuardrailsMixin"]
 

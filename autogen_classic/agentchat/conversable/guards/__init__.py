@@ -1,0 +1,2 @@
+"""What an agent checks before and after it speaks: guardrails (guardrails) and the hooks safeguard policies
+attach to (safeguard_hooks)."""
