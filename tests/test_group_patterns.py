@@ -613,3 +613,28 @@ def test_the_same_agents_run_a_second_group_chat(scripted_server: ScriptedOpenAI
     # The hand-off tool is offered once, and the refund tool still without its injected parameter.
     assert [t["function"]["name"] for t in scripted_server.requests[-3]["tools"]] == ["transfer_to_billing_1"]
     assert list(scripted_server.requests[-2]["tools"][0]["function"]["parameters"]["properties"]) == ["amount"]
+
+
+def test_transit_messages_are_left_out_without_touching_the_history() -> None:
+    from autogen_classic.agentchat.groupchat.handoffs.agents import make_remove_function
+
+    history = [
+        {"role": "user", "content": "help"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "function": {"name": "transfer_to_tech_1", "arguments": "{}"}},
+            {"id": "c2", "function": {"name": "lookup", "arguments": "{}"}},
+        ]},
+        {"role": "tool", "content": "x", "tool_responses": [
+            {"tool_call_id": "c1", "content": "Transfer to tech"}, {"tool_call_id": "c2", "content": "found"}]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c3", "function": {"name": "transfer_to_tech_1", "arguments": "{}"}}]},
+        {"role": "tool", "content": "y", "tool_responses": [{"tool_call_id": "c3", "content": "Transfer to tech"}]},
+    ]
+    before = repr(history)
+    shown = make_remove_function(["transfer_to_tech_1"])(history)
+    assert [m.get("tool_calls") for m in shown] == [
+        None, [{"id": "c2", "function": {"name": "lookup", "arguments": "{}"}}], None]
+    assert shown[2]["tool_responses"] == [{"tool_call_id": "c2", "content": "found"}]
+    assert repr(history) == before  # the stored history is untouched
+    assert shown[0] is history[0]  # messages that lose nothing are not copied
+    assert make_remove_function([])(history) is history  # nothing to leave out: nothing is copied

@@ -10,7 +10,6 @@ wrapped in agents of their own. Every target must lead inside the group: checked
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from functools import partial
 from types import MethodType
@@ -214,27 +213,33 @@ def make_remove_function(tool_msgs_to_remove: list[str]) -> Callable[[list[dict[
     """A ``process_all_messages_before_reply`` hook leaving out the calls of the tools named (and their responses)."""
 
     def remove_messages(messages: list[dict[str, Any]], tool_msgs_to_remove: list[str]) -> list[dict[str, Any]]:
+        if not tool_msgs_to_remove:
+            return messages
+        # Copy on write: only a message that loses calls or responses is copied (shallowly, with new lists), so
+        # the cost stays proportional to what changes, not to the whole history (a deep copy of every message
+        # before every reply made long chats quadratic). The stored history is never modified.
         kept: list[dict[str, Any]] = []
-        removed_ids: list[str] = []
-        for message in copy.deepcopy(messages):
+        removed_ids: set[str] = set()
+        for message in messages:
             if message.get("tool_calls") is not None:
                 calls = []
                 for call in message["tool_calls"]:
                     if call.get("function") is not None and call["function"]["name"] in tool_msgs_to_remove:
-                        removed_ids.append(call["id"])
+                        removed_ids.add(call["id"])
                     else:
                         calls.append(call)
-                if calls:
-                    message["tool_calls"] = calls
-                else:
-                    del message["tool_calls"]
-                    if message.get("content") in (None, "", "None"):
+                if len(calls) != len(message["tool_calls"]):
+                    message = {k: v for k, v in message.items() if k != "tool_calls"}
+                    if calls:
+                        message["tool_calls"] = calls
+                    elif message.get("content") in (None, "", "None"):
                         continue  # nothing left of the message
-            elif message.get("tool_responses") is not None:
+            elif message.get("tool_responses") is not None and removed_ids:
                 responses = [r for r in message["tool_responses"] if r["tool_call_id"] not in removed_ids]
                 if not responses:
                     continue
-                message["tool_responses"] = responses
+                if len(responses) != len(message["tool_responses"]):
+                    message = {**message, "tool_responses": responses}
             kept.append(message)
         return kept
 

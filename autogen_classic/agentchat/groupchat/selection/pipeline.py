@@ -25,6 +25,7 @@ from ....io import IOStream
 from ....messages.emit import listening, send_to
 from ....logger.redaction import redact_secrets
 from ....messages.run_events import SpeakerSelectionMessage
+from ....types import is_agent
 from ...agent import Agent
 from ...conversable.agent_args import check_speaker_selection_method
 from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
@@ -75,7 +76,7 @@ def _resolve_method(
             method = result
             said = f"{record.reason}; " if record.reason else ""
             prefix = f"{said}the custom selection function chose the method {result!r}; "
-        elif isinstance(result, Agent):
+        elif is_agent(result):  # cached per class: a protocol isinstance walks its members every time
             if result not in groupchat.agents:
                 raise ValueError(
                     f"Custom speaker selection function returned an agent {result.name} not in the group chat."
