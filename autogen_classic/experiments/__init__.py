@@ -1,7 +1,7 @@
 """Studies of group chats: run the same group chat many times (at once, or on Ray) and count what happened.
 
 Lives here: the study runner, one chat's record, summaries, run directories and progress. May import
-the agent core and ``agentchat.groupchat``; nothing below imports this package.
+the agent core, ``agentchat.groupchat`` and ``agentchat.group``; nothing below imports this package.
 
 Speaker selection is a policy: to judge one (a transition graph, a selection method, an eligibility
 policy, a model), run many chats and count. :func:`run_group_chats` builds a fresh group chat for every
@@ -17,6 +17,10 @@ Example::
     print(format_table(records_to_rows(records), columns=["run", "rounds", "speakers", "end_reason"]))
     print(transition_counts(records))
     records.to_dataframe()  # with the dataframe extra
+
+A factory may return a pattern instead (``DefaultPattern``, ``AutoPattern``, ...): its chats run through
+``initiate_group_chat``, and each record counts the hand-off that caused every transition
+(``handoffs``, ``handoff_kinds``; :func:`handoff_counts`) and keeps the final ``context_variables``.
 """
 
 from .records import ChatRecord, RejectedChoice, allowed_transitions
@@ -24,7 +28,15 @@ from .results import StudyResults, read_jsonl
 from .run_dir import StudyMismatchError
 from .study import SharedAgentError, a_run_group_chats, run_group_chats
 from .ray_runner import WorkerSetupError
-from .summaries import condition_counts, format_table, records_to_rows, speaker_counts, transition_counts
+from .summaries import (
+    condition_counts,
+    format_table,
+    handoff_counts,
+    handoff_kind_counts,
+    records_to_rows,
+    speaker_counts,
+    transition_counts,
+)
 
 __all__ = [
     "ChatRecord",
@@ -37,6 +49,8 @@ __all__ = [
     "allowed_transitions",
     "condition_counts",
     "format_table",
+    "handoff_counts",
+    "handoff_kind_counts",
     "read_jsonl",
     "records_to_rows",
     "run_group_chats",

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..tools.execution import run_coroutine_sync
 from .heap import study_heap
 from .records import ChatRecord
+from .pattern_chat import PatternChat
 from .single import ChatSpec, PreparedChat, prepare
 
 __all__ = ["SharedAgentError", "run_at_once", "run_at_once_in_new_loop"]
@@ -53,7 +54,7 @@ async def run_at_once(spec: ChatSpec, runs: list[int], concurrency: int, keep: K
             task.cancel()
 
 
-def _claim(chat: PreparedChat, busy: dict[int, int]) -> list[int]:
+def _claim(chat: PreparedChat | PatternChat, busy: dict[int, int]) -> list[int]:
     claimed = []
     for agent in chat.agents():
         other = busy.get(id(agent))

@@ -2,8 +2,10 @@
 
 A record is read from a group chat once the chat has ended (or failed): speakers, transitions, the
 end reason, the selector's questions and rejected answers, what conditional transitions decided,
-tokens, the messages and the selection log. :meth:`ChatRecord.to_dict` / :meth:`ChatRecord.from_dict`
-turn it into plain JSON data and back, for run directories, JSON lines and other processes.
+tokens, the messages and the selection log; in a chat of hand-offs (a pattern's), the hand-off that
+caused each transition and the final context variables. :meth:`ChatRecord.to_dict` /
+:meth:`ChatRecord.from_dict` turn it into plain JSON data and back, for run directories, JSON lines and
+other processes.
 """
 
 from __future__ import annotations
@@ -13,12 +15,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..agentchat.groupchat import GroupChat, GroupChatManager
+from ..agentchat.groupchat.handoffs import GroupTransition
 from ..agentchat.groupchat.selection.auto import mentioned_agents
 from ..agentchat.groupchat.selection.trace import SelectionRecord
 
-__all__ = ["ChatRecord", "RejectedChoice", "Transition", "allowed_transitions", "method_name", "record_of_chat"]
+__all__ = [
+    "ChatRecord", "HandoffTransition", "RejectedChoice", "Transition", "allowed_transitions", "handoff_label",
+    "method_name", "record_of_chat",
+]
 
 Transition = tuple[str, str]
+HandoffTransition = tuple[str | None, str | None, str]
+"""(speaker, next speaker, what moved the turn): the next speaker is None when the hand-off ended the chat."""
+
+
+def handoff_label(key: HandoffTransition) -> str:
+    """``"triage -> billing [llm_condition]"``; a hand-off that ended the chat leads to ``(end)``."""
+    source, target, kind = key
+    return f"{source or '-'} -> {target or '(end)'} [{kind}]"
 
 
 @dataclass(frozen=True)
@@ -47,7 +61,8 @@ class ChatRecord:
 
     Args:
         run: the index of the run (0 for the first).
-        method: the speaker selection method ("auto", "random", ...; a custom function's name).
+        method: the speaker selection method ("auto", "random", ...; a custom function's name); for a chat of
+            a pattern, the pattern's class name ("DefaultPattern", "AutoPattern", ...).
         label: the label given to :func:`run_group_chats` (e.g. the name of the graph tried).
         speakers: the name of the speaker of every message, in order (the opening message included).
         end_reason: why the chat ended (``GroupChatManager.end_reason``).
@@ -63,6 +78,14 @@ class ChatRecord:
         transition_conditions: per conditional transition (``"coder -> critic [label]"``), how often its
             condition let the target be a candidate and how often it blocked it:
             ``{"allowed": n, "blocked": m}``; empty without conditional transitions.
+        handoffs: in a chat of hand-offs (a pattern's), (speaker, next speaker, kind) -> how often that
+            transition was caused by a hand-off of that kind ("initial_agent", "tool_call", "llm_condition",
+            "reply_result", "context_condition", "after_work", "pattern", "tool_return", ...: the ``kind`` of
+            the selection trace's ``HandoffStep``), in order of first occurrence. The next speaker is None
+            when the hand-off ended the chat (e.g. an after-work ``TerminateTarget``). Empty without hand-offs.
+        handoff_kinds: kind -> how many hand-offs of that kind moved the turn (those that ended the chat
+            included), in order of first occurrence.
+        context_variables: a chat of hand-offs: its context variables when it ended (or failed); else empty.
     """
 
     run: int
@@ -80,6 +103,9 @@ class ChatRecord:
     selection_log: list[SelectionRecord] = field(default_factory=list, repr=False)
     error: str | None = None
     transition_conditions: dict[str, dict[str, int]] = field(default_factory=dict)
+    handoffs: dict[HandoffTransition, int] = field(default_factory=dict)
+    handoff_kinds: dict[str, int] = field(default_factory=dict)
+    context_variables: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -107,6 +133,12 @@ class ChatRecord:
             "selection_log": [record.to_dict() for record in self.selection_log],
             "error": self.error,
             "transition_conditions": {edge: dict(counts) for edge, counts in self.transition_conditions.items()},
+            "handoffs": [
+                {"from": source, "to": target, "kind": kind, "count": count}
+                for (source, target, kind), count in self.handoffs.items()
+            ],
+            "handoff_kinds": dict(self.handoff_kinds),
+            "context_variables": dict(self.context_variables),
         }
 
     @classmethod
@@ -140,6 +172,11 @@ class ChatRecord:
             selection_log=[SelectionRecord.from_dict(r) for r in data.get("selection_log", [])],
             error=data.get("error"),
             transition_conditions={e: dict(c) for e, c in (data.get("transition_conditions") or {}).items()},
+            handoffs={
+                (h.get("from"), h.get("to"), str(h["kind"])): int(h["count"]) for h in data.get("handoffs") or []
+            },
+            handoff_kinds={str(k): int(n) for k, n in (data.get("handoff_kinds") or {}).items()},
+            context_variables=dict(data.get("context_variables") or {}),
         )
 
     @property
@@ -176,6 +213,8 @@ def allowed_transitions(groupchat: GroupChat) -> frozenset[Transition]:
 def method_name(method: Any) -> str:
     if isinstance(method, str):
         return method.lower()
+    if isinstance(method, GroupTransition) and method.pattern_name:
+        return method.pattern_name  # a chat of hand-offs: the pattern that set it up ("DefaultPattern", ...)
     return str(getattr(method, "__name__", None) or type(method).__name__)
 
 
@@ -203,12 +242,24 @@ def _condition_outcomes(log: list[SelectionRecord]) -> dict[str, dict[str, int]]
     return counts
 
 
+def _handoff_counts(log: list[SelectionRecord]) -> tuple[dict[HandoffTransition, int], dict[str, int]]:
+    """Per (speaker, next speaker, kind) and per kind: the hand-offs that moved the turn."""
+    transitions: Counter[HandoffTransition] = Counter()
+    kinds: Counter[str] = Counter()
+    for record in log:
+        if record.handoff is not None:
+            transitions[(record.last_speaker, record.chosen, record.handoff.kind)] += 1
+            kinds[record.handoff.kind] += 1
+    return dict(transitions), dict(kinds)
+
+
 def record_of_chat(
     run: int, label: str | None, groupchat: GroupChat, manager: GroupChatManager, agent_tokens: int,
-    error: str | None,
+    error: str | None, context_variables: dict[str, Any] | None = None,
 ) -> ChatRecord:
     """The record of one finished (or failed) chat, read from its group chat and manager."""
     log = list(groupchat.selection_log)
+    handoffs, handoff_kinds = _handoff_counts(log)
     return ChatRecord(
         run=run,
         method=method_name(groupchat.speaker_selection_method),
@@ -225,6 +276,9 @@ def record_of_chat(
         selection_log=log,
         error=error,
         transition_conditions=_condition_outcomes(log),
+        handoffs=handoffs,
+        handoff_kinds=handoff_kinds,
+        context_variables=dict(context_variables or {}),
     )
 
 

@@ -2,19 +2,23 @@
 
 The same function runs a chat wherever it runs: one after another, many at once on asyncio, or inside
 a Ray task on another machine. Everything it needs travels in the spec, whose ``make_groupchat``
-builds the agents afresh for each chat.
+builds the agents afresh for each chat. A factory returning a pattern (``DefaultPattern``, ...) gives a
+chat of hand-offs, run by :mod:`.pattern_chat`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..agentchat.conversable_agent import ConversableAgent
+from ..agentchat.group.patterns.pattern import Pattern
 from ..agentchat.groupchat import GroupChat, GroupChatManager
+from .pattern_chat import PatternChat
 from .records import ChatRecord, method_name, record_of_chat
+from .usage import total_tokens, usage_clients
 
 __all__ = ["ChatSpec", "PreparedChat", "a_run_chat", "prepare", "run_chat"]
 
@@ -23,8 +27,8 @@ __all__ = ["ChatSpec", "PreparedChat", "a_run_chat", "prepare", "run_chat"]
 class ChatSpec:
     """The settings of every chat of a study (see ``run_group_chats`` for each argument)."""
 
-    make_groupchat: Callable[[], GroupChat | GroupChatManager]
-    message: str | dict[str, Any]
+    make_groupchat: Callable[[], GroupChat | GroupChatManager | Pattern]
+    message: str | dict[str, Any] | list[dict[str, Any]]
     sender: str | ConversableAgent | None = None
     speaker_selection_method: Any = None
     llm_config: dict[str, Any] | Literal[False] | None = None
@@ -33,6 +37,7 @@ class ChatSpec:
     label: str | None = None
     silent: bool = True
     on_error: Literal["raise", "record"] = "raise"
+    max_rounds: int | None = None
 
 
 def _build_manager(
@@ -50,7 +55,8 @@ def _build_manager(
         return built
     if not isinstance(built, GroupChat):
         raise TypeError(
-            f"make_groupchat must return a GroupChat or a GroupChatManager; it returned {type(built).__name__}."
+            f"make_groupchat must return a GroupChat or a GroupChatManager; it returned {type(built).__name__}. "
+            "(A factory of hand-off experiments returns a Pattern instead: DefaultPattern, AutoPattern, ...)"
         )
     return GroupChatManager(
         built,
@@ -75,35 +81,22 @@ def _opening_agent(groupchat: GroupChat, sender: str | ConversableAgent | None) 
     return agent
 
 
-def _usage_clients(groupchat: GroupChat, manager: GroupChatManager) -> list[Any]:
-    """The participants' model clients (nested managers included), without the selection client."""
-    clients: dict[int, Any] = {}
-    for agent in groupchat.agents:
-        if agent is manager:
-            continue
-        if getattr(agent, "client", None) is not None:
-            clients[id(agent.client)] = agent.client  # type: ignore[attr-defined]
-        for client in getattr(agent, "usage_clients", None) or ():
-            clients[id(client)] = client
-    return list(clients.values())
-
-
-def _total_tokens(clients: Iterable[Any]) -> int:
-    total = 0
-    for client in clients:
-        for model, entry in (getattr(client, "total_usage_summary", None) or {}).items():
-            if model != "total_cost" and isinstance(entry, dict):
-                total += int(entry.get("total_tokens", 0) or 0)
-    return total
-
+_UNBUILT: Any = object()
 
 
 class PreparedChat:
     """Chat ``run`` of the study ``spec``, built and ready to start (:meth:`run` or :meth:`a_run`)."""
 
-    def __init__(self, spec: ChatSpec, run: int) -> None:
+    def __init__(self, spec: ChatSpec, run: int, built: Any = _UNBUILT) -> None:
         self.spec, self.run_index = spec, run
-        self.manager = _build_manager(spec.make_groupchat(), spec.llm_config, spec.is_termination_msg, spec.silent)
+        built = spec.make_groupchat() if built is _UNBUILT else built
+        if spec.max_rounds is not None:
+            raise ValueError(
+                f"max_rounds={spec.max_rounds!r} is the length of a pattern's chat (initiate_group_chat's max_rounds), "
+                f"but make_groupchat returned a {type(built).__name__}: leave max_rounds out and set the GroupChat's "
+                "max_round, or return a pattern."
+            )
+        self.manager = _build_manager(built, spec.llm_config, spec.is_termination_msg, spec.silent)
         self.groupchat: GroupChat = self.manager.groupchat
         if spec.speaker_selection_method is not None:
             self.groupchat.speaker_selection_method = spec.speaker_selection_method
@@ -112,8 +105,8 @@ class PreparedChat:
             # chat whatever runs beside it (it draws what random.seed(seed + run) would give).
             self.groupchat.random_source = random.Random(spec.seed + run)
         self.opener = _opening_agent(self.groupchat, spec.sender)
-        self.clients = _usage_clients(self.groupchat, self.manager)
-        self.before = _total_tokens(self.clients)
+        self.clients = usage_clients(self.groupchat.agents, self.manager)
+        self.before = total_tokens(self.clients)
 
     def agents(self) -> list[Any]:
         """Every agent this chat talks through: the opener, the manager and the group's agents."""
@@ -121,7 +114,7 @@ class PreparedChat:
 
     def record(self, error: BaseException | None) -> ChatRecord:
         text = None if error is None else f"{type(error).__name__}: {error}"
-        tokens = _total_tokens(self.clients) - self.before
+        tokens = total_tokens(self.clients) - self.before
         return record_of_chat(self.run_index, self.spec.label, self.groupchat, self.manager, tokens, text)
 
     def run(self) -> ChatRecord:
@@ -158,10 +151,17 @@ def failed_to_build(spec: ChatSpec, run: int, error: BaseException) -> ChatRecor
     )
 
 
-def prepare(spec: ChatSpec, run: int) -> PreparedChat | ChatRecord:
-    """Build chat ``run``; a failed record instead when building raised and ``on_error`` is "record"."""
+def prepare(spec: ChatSpec, run: int) -> PreparedChat | PatternChat | ChatRecord:
+    """Build chat ``run``; a failed record instead when building raised and ``on_error`` is "record".
+
+    A factory returning a ``Pattern`` gives a :class:`.pattern_chat.PatternChat`, run with
+    ``initiate_group_chat``; one returning a ``GroupChat`` or a manager, a :class:`PreparedChat`.
+    """
     try:
-        return PreparedChat(spec, run)
+        built = spec.make_groupchat()
+        if isinstance(built, Pattern):
+            return PatternChat(spec, run, built)
+        return PreparedChat(spec, run, built)
     except Exception as exc:
         if spec.on_error == "raise":
             raise

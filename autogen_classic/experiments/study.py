@@ -1,10 +1,12 @@
 """``run_group_chats``: a study of many group chats, one after another, many at once, or on Ray.
 
 Every chat is built afresh by the user's factory and recorded the same way wherever it runs
-(:mod:`.single`). The local runner takes chats one at a time (``concurrency=1``) or many at once on
-asyncio through the async chat path; ``backend="ray"`` runs them as Ray tasks (:mod:`.ray_runner`).
-Results come back in run order, whatever order the chats finish in. With ``run_dir`` each finished
-chat is on disk before the next is counted, and a rerun skips the finished ones (:mod:`.run_dir`).
+(:mod:`.single`); a factory may return a pattern (``DefaultPattern``, ``AutoPattern``, ...), whose chats
+run through ``initiate_group_chat`` (:mod:`.pattern_chat`). The local runner takes chats one at a time
+(``concurrency=1``) or many at once on asyncio through the async chat path; ``backend="ray"`` runs them
+as Ray tasks (:mod:`.ray_runner`). Results come back in run order, whatever order the chats finish in.
+With ``run_dir`` each finished chat is on disk before the next is counted, and a rerun skips the finished
+ones (:mod:`.run_dir`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from ..agentchat.conversable_agent import ConversableAgent
+from ..agentchat.group.patterns.pattern import Pattern
 from ..agentchat.groupchat import GroupChat, GroupChatManager
 from .at_once import SharedAgentError, run_at_once, run_at_once_in_new_loop
 from .heap import study_heap
@@ -33,9 +36,14 @@ Keep = Callable[[ChatRecord], None]
 
 
 def _check_arguments(n: Any, sender: Any, on_error: Any, seed: Any, concurrency: Any, backend: Any,
-                     address: Any) -> None:
+                     address: Any, max_rounds: Any = None) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"n must be the number of chats to run, an int >= 0; got {n!r}.")
+    if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
+        raise ValueError(
+            f"max_rounds must be None (initiate_group_chat's default) or the most rounds of a pattern's chat, an "
+            f"int >= 1; got {max_rounds!r}."
+        )
     if sender is not None and not isinstance(sender, (str, ConversableAgent)):
         raise TypeError(
             "sender must be None (the group's first agent), the name of a group agent or a ConversableAgent; "
@@ -69,6 +77,7 @@ def _study_description(spec: ChatSpec, n: int) -> dict[str, Any]:
         "speaker_selection_method": None if method is None else method_name(method),
         "seed": spec.seed,
         "label": spec.label,
+        "max_rounds": spec.max_rounds,
     }
 
 
@@ -112,13 +121,14 @@ def _start(
     make_groupchat: Any, n: int, *, message: Any, sender: Any = None, speaker_selection_method: Any = None,
     llm_config: Any = None, is_termination_msg: Any = None, seed: Any = None, label: Any = None, silent: bool = True,
     on_error: Any = None, concurrency: Any = 1, progress: Any = None, run_dir: Any = None, backend: Any = "local",
-    address: Any = None,
+    address: Any = None, max_rounds: Any = None,
 ) -> tuple[_Study, ChatSpec]:
     """Check the arguments of a study and open it (its run directory read): nothing has run yet."""
-    _check_arguments(n, sender, on_error, seed, concurrency, backend, address)
+    _check_arguments(n, sender, on_error, seed, concurrency, backend, address, max_rounds)
     if not callable(make_groupchat):
         raise TypeError(
-            f"make_groupchat must be a function returning a GroupChat; got {type(make_groupchat).__name__}."
+            f"make_groupchat must be a function returning a GroupChat (or a Pattern, for hand-off experiments); "
+            f"got {type(make_groupchat).__name__}."
         )
     if speaker_selection_method is not None:
         GroupChat._check_speaker_selection_method(speaker_selection_method)
@@ -127,7 +137,7 @@ def _start(
         on_error = "record" if (concurrency > 1 or run_dir is not None or backend == "ray") else "raise"
     wants_progress(progress)  # a bad value is refused before anything runs
     spec = ChatSpec(make_groupchat, message, sender, speaker_selection_method, llm_config, is_termination_msg,
-                    seed, label, silent, on_error)
+                    seed, label, silent, on_error, max_rounds)
     if backend == "ray":
         from .ray_runner import check_ray
 
@@ -136,10 +146,10 @@ def _start(
 
 
 def run_group_chats(
-    make_groupchat: Callable[[], GroupChat | GroupChatManager],
+    make_groupchat: Callable[[], GroupChat | GroupChatManager | Pattern],
     n: int,
     *,
-    message: str | dict[str, Any],
+    message: str | dict[str, Any] | list[dict[str, Any]],
     sender: str | ConversableAgent | None = None,
     speaker_selection_method: Any = None,
     llm_config: dict[str, Any] | Literal[False] | None = None,
@@ -153,20 +163,26 @@ def run_group_chats(
     run_dir: Any = None,
     backend: Literal["local", "ray"] = "local",
     address: str | None = None,
+    max_rounds: int | None = None,
 ) -> StudyResults:
     """Run ``n`` group chats, each on a fresh group chat, and return one record per chat, in run order.
 
     Args:
         make_groupchat: a function without arguments returning a new ``GroupChat`` (a manager is built
-            for it) or a ready ``GroupChatManager``. It is called once per run, so no state leaks between
-            runs. With ``concurrency=1`` the agents may be shared between runs (their histories are cleared
-            when a chat starts); chats running at once need agents of their own.
+            for it), a ready ``GroupChatManager``, or a pattern (``DefaultPattern``, ``AutoPattern``,
+            ``RoundRobinPattern``, ``RandomPattern``, ``ManualPattern``): its chats run through
+            ``initiate_group_chat`` (``a_initiate_group_chat`` at once), and their records count the
+            hand-off that caused each transition and keep the final context variables. It is called once
+            per run, so no state leaks between runs. With ``concurrency=1`` the agents may be shared
+            between runs (their histories are cleared when a chat starts); chats running at once need
+            agents of their own.
         n: the number of chats to run.
-        message: the opening message of every chat.
+        message: the opening message of every chat. For a pattern, as ``initiate_group_chat``'s
+            ``messages``: a str, or a list of messages to resume from (a dict is one message).
         sender: who sends the opening message: the name of an agent of the group (default: the group's
-            first agent) or any ``ConversableAgent``.
+            first agent) or any ``ConversableAgent``. Not for patterns (their ``user_agent`` sends it).
         speaker_selection_method: when given, replaces the group chat's method ("auto", "manual",
-            "random", "round_robin" or a function), so one factory serves every method.
+            "random", "round_robin" or a function), so one factory serves every method. Not for patterns.
         llm_config: the manager's ``llm_config``, used by "auto" selection (default: no model; "auto"
             then falls back to round robin). Only when ``make_groupchat`` returns a ``GroupChat``.
         is_termination_msg: the manager's termination test (default: the classic "TERMINATE" check).
@@ -189,6 +205,8 @@ def run_group_chats(
         backend: "local" (this process) or "ray" (Ray tasks; install the ``ray`` extra).
         address: with ``backend="ray"``, the cluster to join (e.g. ``"ray://head:10001"`` or ``"auto"``);
             None starts a local Ray instance.
+        max_rounds: the most rounds of a pattern's chat (``initiate_group_chat``'s ``max_rounds``; None: its
+            default, 20). Only when ``make_groupchat`` returns a pattern (a ``GroupChat`` has ``max_round``).
 
     Returns:
         A :class:`StudyResults` (a list of ``ChatRecord``) with ``to_dataframe``, ``to_jsonl`` and ``to_parquet``.
@@ -202,7 +220,7 @@ def run_group_chats(
         make_groupchat, n, message=message, sender=sender, speaker_selection_method=speaker_selection_method,
         llm_config=llm_config, is_termination_msg=is_termination_msg, seed=seed, label=label, silent=silent,
         on_error=on_error, concurrency=concurrency, progress=progress, run_dir=run_dir, backend=backend,
-        address=address,
+        address=address, max_rounds=max_rounds,
     )
     try:
         if backend == "ray":
@@ -219,10 +237,10 @@ def run_group_chats(
 
 
 async def a_run_group_chats(
-    make_groupchat: Callable[[], GroupChat | GroupChatManager],
+    make_groupchat: Callable[[], GroupChat | GroupChatManager | Pattern],
     n: int,
     *,
-    message: str | dict[str, Any],
+    message: str | dict[str, Any] | list[dict[str, Any]],
     concurrency: int = 1,
     **settings: Any,
 ) -> StudyResults:
