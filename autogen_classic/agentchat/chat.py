@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from openai import BadRequestError
 
-from ..coding.utils import content_str  # noqa: F401 - importable here, as in classic AutoGen
+from ..coding.utils import content_str  # also importable here, as in classic AutoGen
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
 from ..io import IOStream
 from ..events.agent_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
@@ -124,12 +124,15 @@ def reflection_with_llm_summary(
     return summary or ""
 
 
-def _carryover_item_text(item: Any) -> str:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, dict) and "content" in item:
-        return str(item["content"])
-    return str(item)
+def _post_process_carryover_item(carryover_item: Any) -> str:
+    """One carryover item as text: a str as is, a message dict's content (text parts joined; None as ""),
+    anything else as ``str()``."""
+    if isinstance(carryover_item, str):
+        return carryover_item
+    if isinstance(carryover_item, dict) and "content" in carryover_item:
+        content = carryover_item["content"]
+        return content_str(content) if content is None or isinstance(content, (str, list)) else str(content)
+    return str(carryover_item)
 
 
 def carryover_text(carryover: Union[str, list[Any]]) -> str:
@@ -137,7 +140,7 @@ def carryover_text(carryover: Union[str, list[Any]]) -> str:
     if isinstance(carryover, str):
         return carryover
     if isinstance(carryover, list):
-        return "\n".join(_carryover_item_text(item) for item in carryover)
+        return "\n".join(_post_process_carryover_item(item) for item in carryover)
     raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
 
 

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ...cache import Cache
 from ...events.run_events import TerminationEvent
+from ...exception_utils import InvalidCarryOverType
 from ...messages.emit import emit_run_event
 from ...oai.usage import gather_usage_summary
 from ..agent import Agent
 from .agent_args import warn_argument
-from ..chat import ChatResult, a_initiate_chats, append_carryover, initiate_chats, summary_callable
+from ..chat import ChatResult, a_initiate_chats, carryover_text, initiate_chats, summary_callable
 from .chat_stream import AsyncChatStream, ChatStream
 from .messages import invalid_message_error, message_to_dict
 from .reply_pipeline import is_async_reply_function
@@ -256,13 +257,53 @@ class ChatDriverMixin:
         """The first message of a chat: ``message`` (asked at the console when None) plus any ``carryover``."""
         if message is None:
             message = self.get_human_input(">")
-        return append_carryover(message, kwargs.get("carryover"))
+        return self._handle_carryover(message, kwargs)
 
     async def a_generate_init_message(self, message: Union[dict[str, Any], str, None], **kwargs: Any) -> Union[str, dict]:
         """(async) See ``generate_init_message``."""
         if message is None:
             message = await self.a_get_human_input(">")
-        return append_carryover(message, kwargs.get("carryover"))
+        return self._handle_carryover(message, kwargs)
+
+    def _handle_carryover(self, message: Union[str, dict[str, Any]], kwargs: dict[str, Any]) -> Union[str, dict]:
+        """Add ``kwargs["carryover"]`` to the first ``message`` of a chat (unchanged without carryover).
+
+        A str goes through ``_process_carryover``; a message dict is copied, its text content through
+        ``_process_carryover`` and its multimodal content through ``_process_multimodal_carryover``.
+
+        Raises:
+            InvalidCarryOverTypeError: ``message`` is neither a str nor a dict, or the carryover is neither a str
+                nor a list.
+        """
+        if not kwargs.get("carryover"):
+            return message
+        if isinstance(message, str):
+            return self._process_carryover(message, kwargs)
+        if not isinstance(message, dict):
+            raise InvalidCarryOverType("Carryover should be a string or a list of strings.")
+        content = message.get("content")
+        if isinstance(content, str):
+            return {**message, "content": self._process_carryover(content, kwargs)}
+        if isinstance(content, list):
+            return {**message, "content": self._process_multimodal_carryover(content, kwargs)}
+        return message
+
+    def _process_carryover(self, content: str, kwargs: dict[str, Any]) -> str:
+        """``content`` followed by ``"\nContext: \n"`` and the carryover (a str, or a list: one item a line)."""
+        carryover = kwargs.get("carryover")
+        if not carryover:
+            return content
+        if not isinstance(carryover, (str, list)):
+            raise InvalidCarryOverType(
+                "Carryover should be a string or a list of strings. Not adding carryover to the message."
+            )
+        return content + "\nContext: \n" + carryover_text(carryover)
+
+    def _process_multimodal_carryover(self, content: list[dict[str, Any]], kwargs: dict[str, Any]) -> list[dict]:
+        """A multimodal ``content`` with the carryover (``_process_carryover`` of "") as a first text part."""
+        if not kwargs.get("carryover"):
+            return content
+        return [{"type": "text", "text": self._process_carryover("", kwargs)}] + content
 
     def _summarize_chat(
         self, summary_method: Any, summary_args: dict[str, Any], recipient: Optional[Agent] = None, cache: Any = None
@@ -286,7 +327,8 @@ class ChatDriverMixin:
                 "No OpenAIWrapper client is found: summary_method='reflection_with_llm' needs an llm_config on the "
                 "sender or the recipient."
             )
-        return self._generate_oai_reply_from_client(llm_client, messages, cache)
+        # By keyword, as in classic AutoGen: mocks of this call read call_args.kwargs["messages"].
+        return self._generate_oai_reply_from_client(llm_client=llm_client, messages=messages, cache=cache)
 
     def initiate_chats(self, chat_queue: list[dict[str, Any]]) -> list[ChatResult]:
         """Run a sequence of chats from this agent, with carryover; see ``autogen_classic.initiate_chats``."""

@@ -6,7 +6,8 @@ The dataclass holds the settings and the simple helpers (names, lookup, round ro
 texts). Choosing the next speaker is delegated to the :mod:`.selection` package: its pipeline
 narrows the candidates (function-call filter, repeat rule, transition graph, eligibility policies)
 and runs the method (``auto``: the model-driven nested chat); every decision is recorded in
-``selection_log`` (see :mod:`.selection.trace`).
+``selection_log`` (see :mod:`.selection.trace`). The classic hooks that subclasses override
+(``_prepare_and_select_agents``, ``_validate_speaker_name``, ...) come from :mod:`.selection.hooks`.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from ..conversable.agent_args import check_speaker_selection_method, shown, warn
 from ..contrib.capabilities.transform_messages import TransformMessages
 from ..conversable_agent import ConversableAgent
 from .selection import pipeline
-from .selection.auto import SpeakerSelectorChat, mentioned_agents
+from .selection.auto import SpeakerSelectorChat
+from .selection.hooks import ClassicSelectionHooks
 from .selection.manual import ask_console_for_speaker
 from .selection.trace import SelectionRecord
 from ..termination import TerminationCondition, validate_termination
@@ -55,7 +57,7 @@ SpeakerSelectionMethod = Literal["auto", "manual", "random", "round_robin"] | Ca
 
 
 @dataclass
-class GroupChat:
+class GroupChat(ClassicSelectionHooks):
     """(In preview) A group chat: participating agents, their shared messages and how the next speaker is chosen.
 
     Args:
@@ -505,12 +507,6 @@ class GroupChat:
         if agents is None:
             agents = self.agents
         return f"{self.DEFAULT_INTRO_MSG}\n\n{self._participant_roles(agents)}"
-
-    def _mentioned_agents(
-        self, message_content: str | list[Any] | dict[str, Any], agents: list[Agent] | None
-    ) -> dict[str, int]:
-        """Count how often each agent's name is mentioned in ``message_content`` (see ``selection.auto``)."""
-        return mentioned_agents(message_content, self.agents if agents is None else agents)
 
     # ----------------------------------------------------------------- selection
     def manual_select_speaker(self, agents: list[Agent] | None = None) -> Agent | None:

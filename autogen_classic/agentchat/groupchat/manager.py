@@ -350,6 +350,17 @@ class GroupChatManager(ConversableAgent):
         """(async) Resumes a group chat using the previous messages as a starting point; see ``resume``."""
         return await a_run_steps(resume_helpers.resume_steps(self, messages, remove_termination_string, silent))
 
+    def _valid_resume_messages(self, messages: list[dict[str, Any]]) -> None:
+        """Check that ``messages`` can resume this group chat (``resume`` calls it before changing anything).
+
+        Raises:
+            ValueError: no messages, a message without content or calls, or a speaker name that is neither a
+                participant, the group chat's ``admin_name`` nor this manager's name (an ``Exception``, as the
+                classic package raises).
+            TypeError: a message's ``name`` is not a str.
+        """
+        resume_helpers.validate_resume_messages(messages, self._groupchat, self.name)
+
     def messages_from_string(self, message_string: str) -> list[dict[str, Any]]:
         """Reads the saved state of messages in Json format for resume and returns as a messages list.
 

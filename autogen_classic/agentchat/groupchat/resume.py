@@ -196,7 +196,11 @@ def resume_steps(
     """
     groupchat = manager.groupchat
     messages = load_resume_messages(messages)
-    validate_resume_messages(messages, groupchat, manager.name)
+    check = getattr(manager, "_valid_resume_messages", None)  # the classic hook, which a subclass may override
+    if callable(check):
+        check(messages)
+    else:
+        validate_resume_messages(messages, groupchat, manager.name)
     transcript = getattr(groupchat, "_transcript", None)
     already_written = transcript.check_resume(messages) if transcript is not None else 0
 

@@ -52,8 +52,10 @@ def begin_steps(
     return groupchat.messages[start:]
 
 
-def _current_run(manager: Any) -> ChatRun:
-    """The manager's run, or one continuing the group chat's messages (e.g. after ``resume``)."""
+def _current_run(manager: Any, chosen: Any = None) -> Generator[Step, Any, ChatRun]:
+    """The manager's run, or one continuing the group chat's messages (after ``resume``, or messages given
+    with ``GroupChat(messages=[...])`` / ``groupchat.append``). ``chosen``: the agent about to be invoked, who
+    may follow a last message of anyone."""
     run: Optional[ChatRun] = getattr(manager, "_chat_run", None)
     groupchat = manager.groupchat
     if run is not None and run.groupchat is groupchat and groupchat.messages:
@@ -65,15 +67,42 @@ def _current_run(manager: Any) -> ChatRun:
         )
     last = groupchat.messages[-1]
     speaker = groupchat.agent_by_name(last.get("name", "")) if isinstance(last.get("name"), str) else None
-    if speaker is None:
+    if speaker is None and chosen is None:
         raise ValueError(
             f"The last message of the group chat of {manager.name!r} was sent by {last.get('name')!r}, who is not "
-            "in the group chat: open the chat with manager.begin(sender, message)."
+            "in the group chat: open the chat with manager.begin(sender, message), or name the next speaker "
+            "with manager.invoke(agent)."
         )
+    yield from _deliver_messages(manager, groupchat)
     run = open_run(manager, groupchat, speaker, last)
     run.published = True
     manager._chat_run = run
     return run
+
+
+def _deliver_messages(manager: Any, groupchat: Any) -> Generator[Step, Any, None]:
+    """Give the group chat's messages to every participant that has no conversation with the manager yet.
+
+    Messages put in the group chat directly (``append``, ``GroupChat(messages=...)``) never reached the agents,
+    who reply from their own conversation with the manager: each such agent gets them as a chat would have
+    delivered them (its own as sent to the manager, the others' as received from it), after the introductions
+    when ``send_introductions``. Agents that already hold a conversation (e.g. after ``resume``) keep it.
+    """
+    waiting = [
+        agent for agent in groupchat.agents
+        if agent is not manager and not (getattr(agent, "chat_messages", None) or {}).get(manager)
+    ]
+    if not waiting:
+        return
+    intro = groupchat.introductions_msg() if getattr(groupchat, "send_introductions", False) else None
+    for agent in waiting:
+        if intro is not None:
+            yield Send(manager, intro, agent)
+        for message in list(groupchat.messages):
+            if message.get("name") == agent.name:
+                yield Send(agent, dict(message), manager)
+            else:
+                yield Send(manager, dict(message), agent)
 
 
 def _reopen(run: ChatRun) -> None:
@@ -108,7 +137,7 @@ def step_rounds(
 
     Returns the messages appended to the group chat.
     """
-    run = _current_run(manager)
+    run = yield from _current_run(manager, chosen)
     _reopen(run)
     groupchat = run.groupchat
     start = len(groupchat.messages)

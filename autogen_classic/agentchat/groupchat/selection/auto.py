@@ -19,7 +19,7 @@ import copy
 import functools
 import re
 import warnings
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +55,17 @@ from .structured import (
 )
 from .trace import SelectionAttempt, SelectionRecord
 
-__all__ = ["SpeakerSelectorChat", "effective_llm_config", "mentioned_agents", "selector_chat_for", "warn_no_model"]
+__all__ = [
+    "SpeakerSelectorChat",
+    "effective_llm_config",
+    "follow_up_prompt",
+    "mentioned_agents",
+    "print_attempt",
+    "read_answer",
+    "register_custom_model_clients",
+    "selector_chat_for",
+    "warn_no_model",
+]
 
 CHECKING_AGENT_NAME = "checking_agent"
 # What an endpoint that does not take the structured request may raise (after failover, the wrapper's error).
@@ -78,7 +88,7 @@ class _CreateStep:
 
 
 @dataclass
-class _NestedChatStep:
+class NestedChatStep:
     """A step of one selection: the classic nested chat, run turn by turn (no chat result is built)."""
 
     checking: ConversableAgent
@@ -187,7 +197,7 @@ def _register_client_from_config(groupchat: GroupState, agent: ConversableAgent,
         agent.register_model_client(classes)
 
 
-def _register_custom_model_clients(groupchat: GroupState, agent: ConversableAgent, config: dict[str, Any]) -> None:
+def register_custom_model_clients(groupchat: GroupState, agent: ConversableAgent, config: dict[str, Any]) -> None:
     # The effective config (the group's or the manager's): either may name a custom client class.
     for entry in config.get("config_list", [config]):
         _register_client_from_config(groupchat, agent, entry)
@@ -214,9 +224,41 @@ _ATTEMPT_EVENTS = {
 }
 
 
-def _print_attempt(outcome: str, attempt: int, total: int, mentions: dict[str, int]) -> None:
+def print_attempt(outcome: str, attempt: int, total: int, mentions: dict[str, int]) -> None:
+    """Print the outcome of attempt ``attempt`` of ``total`` (``select_speaker_auto_verbose``)."""
     event = _ATTEMPT_EVENTS.get(outcome, SpeakerAttemptFailedNoAgentsMessage)
     emit(event, mentions=dict(mentions), attempt=attempt, attempts_left=total - attempt, verbose=True)
+
+
+def read_answer(
+    messages: list[dict[str, Any]], agents: list[Agent], count: Callable[..., dict[str, int]] = mentioned_agents
+) -> tuple[str, dict[str, int], str]:
+    """Read the selector's last answer: ``(its text, the agents it mentions, the outcome)``.
+
+    The outcome is "selected" (one agent named), "multiple", "none" (no agent named) or "invalid" (no text);
+    ``count(text, agents)`` counts the mentions.
+    """
+    content = messages[-1].get("content") if messages else None
+    text = content_str(content).strip() if isinstance(content, (str, list)) else ""
+    mentions = count(text, agents) if text else {}
+    if not text:
+        return text, mentions, "invalid"
+    if len(mentions) == 1:
+        return text, mentions, "selected"
+    return text, mentions, "multiple" if mentions else "none"
+
+
+def follow_up_prompt(groupchat: GroupState, outcome: str, agents: list[Agent]) -> dict[str, Any]:
+    """The checking agent's next prompt after an answer that named several agents or none."""
+    template = (
+        groupchat.select_speaker_auto_multiple_template if outcome == "multiple"
+        else groupchat.select_speaker_auto_none_template
+    )
+    return {
+        "content": template.format(agentlist=f"{[agent.name for agent in agents]}"),
+        "name": CHECKING_AGENT_NAME,
+        "override_role": groupchat.role_for_select_speaker_messages or "system",
+    }
 
 
 class SpeakerSelectorChat:
@@ -245,13 +287,15 @@ class SpeakerSelectorChat:
         self.speaker_selection_agent = ConversableAgent(
             SELECTION_AGENT_NAME, system_message="", llm_config=llm_config, human_input_mode="NEVER"
         )
-        _register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
+        register_custom_model_clients(groupchat, self.speaker_selection_agent, llm_config)
         self._transforms: Any = None
         self._session: _Session | None = None
         self._direct = DirectTurns(self.checking_agent, self.speaker_selection_agent, self._validate_speaker_name)
         self._group_scan = ToolResponseScan()
         # Set when the endpoint rejected the structured request: the classic path runs from then on.
         self.structured_rejected: str | None = None
+        # While the classic hooks run a selection on this pair: the checking agent's reply function.
+        self._classic_judge: Callable[..., tuple[bool, Any]] | None = None
 
     @property
     def client(self) -> Any:
@@ -290,7 +334,7 @@ class SpeakerSelectorChat:
             # The copy holds no tool responses either: the selector need not read it through to know.
             selector._tool_response_scan.mark_plain(messages)
         self.checking_agent.clear_history()
-        self._attach_transforms(groupchat.select_speaker_transform_messages)
+        self._attach_transforms(groupchat._speaker_selection_transforms)
         self._session = _Session(groupchat, agents, record, 1 + groupchat.max_retries_for_selecting_speaker, role)
         return start
 
@@ -331,11 +375,11 @@ class SpeakerSelectorChat:
         """One selection, as the steps that wait for the model; :meth:`run` and :meth:`a_run` take them
         with the group chat's step drivers (``groupchat.steps``).
 
-        Yields a :class:`_CreateStep` for a structured request, a :class:`_NestedChatStep` for the classic
+        Yields a :class:`_CreateStep` for a structured request, a :class:`NestedChatStep` for the classic
         nested chat, or a ``ReplyStep`` for one reply function of the speaker selection agent when the
         nested chat runs directly; receives each step's outcome, and returns the chosen agent.
         """
-        before = _usage_totals(self.client)
+        before = usage_totals(self.client)
         try:
             structured = self._structured(groupchat)
             ruled = self._rule_choice(groupchat, agents, record, structured)
@@ -362,12 +406,12 @@ class SpeakerSelectorChat:
                     yield from self._direct.turns(start, max_turns)
                 else:
                     # The classic nested chat, run turn by turn: its result is never read, so none is built.
-                    yield _NestedChatStep(self.checking_agent, self.speaker_selection_agent, start, max_turns, silent)
+                    yield NestedChatStep(self.checking_agent, self.speaker_selection_agent, start, max_turns, silent)
             except BaseException:
                 self._end_session()
                 raise
         finally:
-            record.usage = _usage_delta(before, _usage_totals(self.client))
+            record.usage = usage_delta(before, usage_totals(self.client))
         return self._finish(groupchat, last_speaker)
 
     # ------------------------------------------------------------- structured selection
@@ -404,7 +448,7 @@ class SpeakerSelectorChat:
     def _structured_request(
         self, groupchat: GroupState, messages: list[dict[str, Any]], agents: list[Agent]
     ) -> dict[str, Any]:
-        transforms = groupchat.select_speaker_transform_messages
+        transforms = groupchat._speaker_selection_transforms
         seen = transforms._transform_messages(messages) if transforms is not None and messages else messages
         # The schema lists the names in the prompt's order, so both show the model the same list.
         ordered = candidate_order(seen[-1] if seen else None, agents)
@@ -483,41 +527,25 @@ class SpeakerSelectorChat:
         session = self._session
         if session is None:  # not inside a selection: say nothing, which ends the nested chat
             return True, None
+        if self._classic_judge is not None:  # the classic hooks judge (see classic_chat)
+            return self._classic_judge(recipient, messages, sender, config)
         groupchat = session.groupchat
         session.attempt += 1
         attempts_left = session.max_attempts - session.attempt
-        content = messages[-1].get("content") if messages else None
-        text = content_str(content).strip() if isinstance(content, (str, list)) else ""
-        mentions = mentioned_agents(text, session.agents) if text else {}
-        if not text:
-            outcome = "invalid"
-        elif len(mentions) == 1:
-            outcome = "selected"
-        elif mentions:
-            outcome = "multiple"
-        else:
-            outcome = "none"
+        text, mentions, outcome = read_answer(messages, session.agents)
         attempt = SelectionAttempt(session.prompt_role, text, mentions, outcome)  # type: ignore[arg-type]
         session.record.attempts.append(attempt)
         if groupchat.select_speaker_auto_verbose:
-            _print_attempt(outcome, session.attempt, session.max_attempts, mentions)
+            print_attempt(outcome, session.attempt, session.max_attempts, mentions)
 
         if outcome == "selected":
             session.chosen = groupchat.agent_by_name(next(iter(mentions)))
             return True, None
         if attempts_left <= 0:
             return True, None
-        template = (
-            groupchat.select_speaker_auto_multiple_template if outcome == "multiple"
-            else groupchat.select_speaker_auto_none_template
-        )
-        role = groupchat.role_for_select_speaker_messages or "system"
-        session.prompt_role = role
-        return True, {
-            "content": template.format(agentlist=f"{[agent.name for agent in session.agents]}"),
-            "name": CHECKING_AGENT_NAME,
-            "override_role": role,
-        }
+        prompt = follow_up_prompt(groupchat, outcome, session.agents)
+        session.prompt_role = prompt["override_role"]
+        return True, prompt
 
 
 def selector_chat_for(groupchat: GroupState, selector: Any | None) -> SpeakerSelectorChat | None:
@@ -539,7 +567,7 @@ def selector_chat_for(groupchat: GroupState, selector: Any | None) -> SpeakerSel
 _USAGE_KEYS = ("prompt_tokens", "completion_tokens", "total_tokens", "cost")
 
 
-def _usage_totals(client: Any) -> tuple[float, float, float, float]:
+def usage_totals(client: Any) -> tuple[float, float, float, float]:
     """The client's total usage so far, summed over its models, in ``_USAGE_KEYS`` order."""
     summary = getattr(client, "total_usage_summary", None)
     prompt = completion = total = cost = 0.0
@@ -554,7 +582,7 @@ def _usage_totals(client: Any) -> tuple[float, float, float, float]:
     return prompt, completion, total, cost
 
 
-def _usage_delta(before: tuple[float, ...], after: tuple[float, ...]) -> dict[str, Any]:
+def usage_delta(before: tuple[float, ...], after: tuple[float, ...]) -> dict[str, Any]:
     if after == before:
         return {}
     delta: dict[str, Any] = {key: a - b for key, a, b in zip(_USAGE_KEYS, after, before)}

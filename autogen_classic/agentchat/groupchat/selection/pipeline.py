@@ -11,6 +11,11 @@ One selection runs in this order (each step is recorded in the selection trace):
    chooses: round robin, random, manual (console, :mod:`.manual`) or auto (model, :mod:`.auto`).
 
 The sync and async entry points share every step except the model chat itself.
+
+The classic hooks of ``GroupChat`` are honoured where the classic package calls them: a subclass's
+``_prepare_and_select_agents`` replaces steps 1 to 3 up to the method's choice (its candidates are then
+those the method chooses from), and overriding one of the hooks of the "auto" nested chat runs that
+chat the classic way (:mod:`.classic_chat`). Without overrides, nothing of this costs a call.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from ....exception_utils import NoEligibleSpeaker
 from ....io import IOStream
@@ -27,12 +32,14 @@ from ....logger.redaction import redact_secrets
 from ....messages.run_events import SpeakerSelectionMessage
 from ....types import is_agent
 from ...agent import Agent
-from ...conversable.agent_args import check_speaker_selection_method
+from ...conversable.agent_args import check_speaker_selection_method, shown
+from . import classic_chat
 from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice
-from .state import GroupState
+from .state import GroupState, overridden
 from .trace import HandoffStep, SelectionRecord
+from ..steps import a_run_steps, run_steps
 
 __all__ = ["a_auto_select_speaker", "a_select_speaker", "auto_select_speaker", "select_speaker"]
 
@@ -48,6 +55,20 @@ class _AutoJob:
     messages: list[dict[str, Any]]
     candidates: list[Agent]
     reason_prefix: str = ""
+
+    def run(self, groupchat: GroupState, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Agent:
+        if classic_chat.hooks_in_use(groupchat):
+            steps = classic_chat.selection_steps(
+                self.chat, groupchat, last_speaker, selector, self.messages, self.candidates, record)
+            return run_steps(steps)  # type: ignore[arg-type]
+        return self.chat.run(groupchat, last_speaker, self.messages, self.candidates, record)
+
+    async def a_run(self, groupchat: GroupState, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Agent:
+        if classic_chat.hooks_in_use(groupchat):
+            steps = classic_chat.selection_steps(
+                self.chat, groupchat, last_speaker, selector, self.messages, self.candidates, record)
+            return await a_run_steps(steps)  # type: ignore[arg-type]
+        return await self.chat.a_run(groupchat, last_speaker, self.messages, self.candidates, record)
 
 
 def _resolve_method(
@@ -119,52 +140,141 @@ def _model_view(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _auto_or_round_robin(
     groupchat: GroupState, last_speaker: Agent, selector: Any, candidates: list[Agent], record: SelectionRecord,
-    prefix: str,
+    prefix: str, messages: list[dict[str, Any]] | None = None,
 ) -> Any:
     chat = selector_chat_for(groupchat, selector)
     if chat is not None:
-        return _AutoJob(chat, _model_view(groupchat.messages), candidates, prefix)
+        return _AutoJob(chat, messages if messages is not None else _model_view(groupchat.messages), candidates, prefix)
     chosen = groupchat.next_agent(last_speaker, candidates)
     last = agent_name(last_speaker)
     record.reason = f"{prefix}no model is configured for auto selection; round robin after {last}"
     return chosen
 
 
-def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Any:
-    """Everything but the model chat: return the chosen agent, or an ``_AutoJob`` to run."""
+@dataclass
+class _Selection:
+    """One selection in progress, as far as the candidate stage goes: where it is recorded, the reason prefix
+    built so far, the method resolved and what the built-in ``_prepare_and_select_agents`` returned."""
+
+    record: SelectionRecord
+    prefix: str = ""
+    method: str = ""
+    candidates: list[Agent] | None = None
+    selected: Agent | None = None
+
+
+Prepared = tuple[Optional[Agent], list[Agent], Optional[list[dict[str, Any]]]]
+
+
+def _prepare(groupchat: GroupState, last_speaker: Agent, ctx: _Selection, model_view: bool) -> Prepared:
+    """The candidate stage, as the classic ``_prepare_and_select_agents``: ``(agent chosen or None, candidates,
+    the messages the model reads or None)``; the "auto" method and a manual choice left open return no agent.
+
+    ``model_view``: return the model's copy of the messages for "auto" (the classic value); the pipeline
+    itself makes it only when a model is asked.
+    """
+    record = ctx.record
     direct, method, prefix = _resolve_method(groupchat, last_speaker, record)
+    ctx.method, ctx.prefix = method, prefix
     if direct is not None:
         record.reason = record.reason or "the custom selection function returned this agent"
-        return direct
+        ctx.candidates, ctx.selected = groupchat.agents, direct
+        return direct, groupchat.agents, None
     _check_population(groupchat, last_speaker, method)
     candidates, pinned = candidate_agents(groupchat, last_speaker, record)
+    ctx.candidates = candidates
+    chosen: Agent | None = None
     if pinned is not None:
         record.reason = f"{prefix}the only agent able to execute the suggested function call"
-        return pinned
-    if len(candidates) == 1:
+        chosen = pinned
+    elif len(candidates) == 1:
         record.reason = f"{prefix}the only eligible candidate"
-        return candidates[0]
-
-    if method == "round_robin":
+        chosen = candidates[0]
+    elif method == "round_robin":
         record.reason = f"{prefix}round robin after {agent_name(last_speaker)}"
-        return groupchat.next_agent(last_speaker, candidates)
-    if method == "random":
+        chosen = groupchat.next_agent(last_speaker, candidates)
+    elif method == "random":
         record.reason = f"{prefix}random choice among {len(candidates)} candidates"
-        return (getattr(groupchat, "random_source", None) or random).choice(candidates)
-    if method == "manual":
+        chosen = (getattr(groupchat, "random_source", None) or random).choice(candidates)
+    elif method == "manual":
         chosen, why = console_choice(candidates, record)
         if chosen is not None:
             record.reason = f"{prefix}chosen at the console"
-            return chosen
+        else:
+            ctx.prefix = f"{prefix}manual: {why}; "
+    ctx.selected = chosen
+    messages = _model_view(groupchat.messages) if model_view and chosen is None and method == "auto" else None
+    return chosen, candidates, messages
+
+
+def prepare_and_select_agents(groupchat: GroupState, last_speaker: Agent) -> Prepared:
+    """The built-in ``GroupChat._prepare_and_select_agents``: the candidate stage of the selection running on
+    ``groupchat`` (recorded in its record), or of a selection of its own (recorded nowhere) when called directly."""
+    ctx = getattr(groupchat, "_selection_in_progress", None)
+    if not isinstance(ctx, _Selection):
+        ctx = _Selection(SelectionRecord(
+            round=len(groupchat.selection_log), method=str(groupchat.speaker_selection_method),
+            last_speaker=agent_name(last_speaker),
+        ))
+    return _prepare(groupchat, last_speaker, ctx, model_view=True)
+
+
+def _prepare_by_hook(groupchat: GroupState, last_speaker: Agent, ctx: _Selection) -> Prepared:
+    """Call the group chat's own ``_prepare_and_select_agents`` (a subclass's override) and check its answer."""
+    previous = getattr(groupchat, "_selection_in_progress", None)
+    groupchat._selection_in_progress = ctx
+    try:
+        result = groupchat._prepare_and_select_agents(last_speaker)
+    finally:
+        groupchat._selection_in_progress = previous
+    owner = f"{type(groupchat).__name__}._prepare_and_select_agents"
+    if not (isinstance(result, tuple) and len(result) == 3):
+        raise TypeError(
+            f"{owner} must return (the chosen agent or None, the candidate agents, the messages or None); "
+            f"got {shown(result)}."
+        )
+    selected, agents, messages = result
+    if agents is None:
+        agents = groupchat.agents
+    elif not isinstance(agents, list) or not all(is_agent(a) for a in agents):
+        raise TypeError(f"{owner} must return a list of agents as the candidates; got {shown(agents)}.")
+    if agents is not ctx.candidates:
+        ctx.record.add_step("_prepare_and_select_agents", agents)
+    if selected is not None:
+        if selected is not ctx.selected:
+            ctx.record.reason = f"{ctx.prefix}chosen by {owner}"
+        return selected, agents, None
+    if not agents:
+        raise NoEligibleSpeaker(f"No eligible speaker: {owner} returned no candidate.")
+    # The model reads a copy of its own: the hook may have returned the group chat's very list.
+    return None, agents, _model_view(messages) if messages else None
+
+
+def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: SelectionRecord) -> Any:
+    """Everything but the model chat: return the chosen agent, or an ``_AutoJob`` to run."""
+    ctx = _Selection(record)
+    if overridden(groupchat, "_prepare_and_select_agents"):
+        chosen, candidates, messages = _prepare_by_hook(groupchat, last_speaker, ctx)
+    else:
+        chosen, candidates, messages = _prepare(groupchat, last_speaker, ctx, model_view=False)
+    if chosen is not None:
+        return chosen
+    method = ctx.method or _setting_method(groupchat)
+    prefix = ctx.prefix
+    if method == "manual" and selector_chat_for(groupchat, selector) is None:
         # The prompt promises auto selection; without a model, round robin is the automatic choice.
-        prefix = f"{prefix}manual: {why}; "
-        if selector_chat_for(groupchat, selector) is None:
-            record.reason = f"{prefix}round robin after {agent_name(last_speaker)} (no model for auto selection)"
-            return groupchat.next_agent(last_speaker, candidates)
-    job = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, prefix)
+        record.reason = f"{prefix}round robin after {agent_name(last_speaker)} (no model for auto selection)"
+        return groupchat.next_agent(last_speaker, candidates)
+    job = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, prefix, messages)
     if not isinstance(job, _AutoJob) and method == "auto":
         warn_no_model(groupchat)
     return job
+
+
+def _setting_method(groupchat: GroupState) -> str:
+    """The group's method name when a hook chose no agent without resolving one ("auto" for a function)."""
+    method = groupchat.speaker_selection_method
+    return method.lower() if isinstance(method, str) else "auto"
 
 
 def _start(groupchat: GroupState, last_speaker: Agent) -> SelectionRecord:
@@ -216,7 +326,7 @@ def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) ->
     try:
         planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
-            chosen = planned.chat.run(groupchat, last_speaker, planned.messages, planned.candidates, record)
+            chosen = planned.run(groupchat, last_speaker, selector, record)
             record.reason = planned.reason_prefix + record.reason
             return _done(record, chosen, selector)
         return _done(record, planned, selector)
@@ -231,7 +341,7 @@ async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector:
     try:
         planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
-            chosen = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
+            chosen = await planned.a_run(groupchat, last_speaker, selector, record)
             record.reason = planned.reason_prefix + record.reason
             return _done(record, chosen, selector)
         return _done(record, planned, selector)
@@ -280,7 +390,7 @@ def auto_select_speaker(
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
     try:
         if isinstance(planned, _AutoJob):
-            planned = planned.chat.run(groupchat, last_speaker, planned.messages, planned.candidates, record)
+            planned = planned.run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
     except BaseException as error:
         _failed(record, error, selector)
@@ -298,7 +408,7 @@ async def a_auto_select_speaker(
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
     try:
         if isinstance(planned, _AutoJob):
-            planned = await planned.chat.a_run(groupchat, last_speaker, planned.messages, planned.candidates, record)
+            planned = await planned.a_run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
     except BaseException as error:
         _failed(record, error, selector)

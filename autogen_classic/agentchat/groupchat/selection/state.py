@@ -7,13 +7,16 @@ a custom ``speaker_selection_method`` still receives the group chat object itsel
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ....graph_utils import ConditionalEdge
 from ...agent import Agent
 from .trace import SelectionRecord
 
-__all__ = ["GroupState"]
+__all__ = ["GroupState", "classic_default", "overridden"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class GroupState(Protocol):
@@ -45,6 +48,8 @@ class GroupState(Protocol):
     @property
     def select_speaker_transform_messages(self) -> Any: ...
     @property
+    def _speaker_selection_transforms(self) -> Any: ...  # the classic name of the transforms "auto" applies
+    @property
     def select_speaker_auto_verbose(self) -> bool | None: ...
     @property
     def select_speaker_auto_model_client_cls(self) -> type | list[type] | None: ...
@@ -68,6 +73,7 @@ class GroupState(Protocol):
     _selector_chat: Any  # the nested "auto" chat (``SpeakerSelectorChat``), built on first use
     _warned_no_model: bool
     random_source: Any  # a random.Random for "random" selection, or None for the `random` module
+    _selection_in_progress: Any  # while a classic hook runs: the selection it belongs to (pipeline._Selection)
 
     # Helpers of the group chat.
     def transition_graph(self) -> dict[Any, list[Any]]: ...
@@ -81,3 +87,21 @@ class GroupState(Protocol):
     def select_speaker_msg(self, agents: list[Agent] | None = None) -> str: ...
 
     def select_speaker_prompt(self, agents: list[Agent] | None = None) -> str | None: ...
+
+
+def classic_default(function: F) -> F:
+    """Mark ``function`` as the built-in body of a classic hook of the group chat (see :func:`overridden`)."""
+    function._classic_default = True  # type: ignore[attr-defined]
+    return function
+
+
+def overridden(groupchat: Any, name: str) -> bool:
+    """Whether the hook ``name`` of ``groupchat`` is not the built-in one: a subclass overrides it, or a patch
+    (``unittest.mock.patch.object``) replaced it on the class or on the object.
+
+    A group chat without the hook at all has nothing to override: False.
+    """
+    if name in getattr(groupchat, "__dict__", ()):
+        return True
+    found = getattr(type(groupchat), name, None)
+    return found is not None and getattr(found, "_classic_default", False) is not True
