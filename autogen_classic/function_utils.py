@@ -13,6 +13,7 @@ from .tools.function_utils import (
     get_typed_return_annotation,
     get_typed_signature,
     load_basemodels_if_needed,
+    logger,  # the same logger object, so patching ``function_utils.logger`` reaches the schema warnings
     serialize_to_str,
 )
 

@@ -12,6 +12,10 @@ from .abstract_cache_base import AbstractCache, ClosingContextManager
 __all__ = ["AbstractCache", "DiskCache"]
 
 
+# The real class, to tell it from a replacement of ``diskcache.Cache`` (see ``DiskCache.close``).
+_DISKCACHE_CLASS = diskcache.Cache
+
+
 class DiskCache(ClosingContextManager):
     """Stores responses in a ``diskcache`` directory (SQLite in WAL mode plus files).
 
@@ -50,9 +54,15 @@ class DiskCache(ClosingContextManager):
         self.cache.set(key, value)
 
     def close(self) -> None:
-        """Close the SQLite connections; a later ``get``/``set`` reopens them."""
-        if self._cache is not None:
-            self._cache.close()
+        """Close the underlying ``diskcache.Cache``; a later ``get``/``set`` reopens it.
+
+        A cache never used has no connection to close, and is not opened just to be closed. When
+        ``diskcache.Cache`` has been replaced (a test double, a subclass of the user's), that object
+        is built and closed as in classic AutoGen, which opens it when the ``DiskCache`` is made.
+        """
+        if self._cache is None and diskcache.Cache is _DISKCACHE_CLASS:
+            return
+        self.cache.close()
 
     def __len__(self) -> int:
         return len(self.cache)

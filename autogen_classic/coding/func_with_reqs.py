@@ -99,7 +99,9 @@ class FunctionWithRequirementsStr:
         module = types.ModuleType("func_module")
         module.__file__ = "<not a real path>/func_module.py"
         try:
-            exec(compile(func, "func_module.py", "exec"), module.__dict__)  # noqa: S102 - the user's own code
+            # dont_inherit: this module's own "from __future__ import annotations" must not turn the
+            # user's annotations into strings (a stub would show "a: 'int'").
+            exec(compile(func, "func_module.py", "exec", dont_inherit=True), module.__dict__)  # noqa: S102
         except Exception as e:
             raise ValueError(f"Could not compile function: {e}") from e
         defined = [(name, value) for name, value in sorted(vars(module).items()) if inspect.isfunction(value)]

@@ -121,8 +121,11 @@ def encode_data(value: Any) -> str:
 
 
 def encode_response(response: Any) -> str:
-    """A model response as JSON text (indented, as classic logs hold it); a text answer as ``{"response": text}``."""
-    if isinstance(response, str):
+    """A model response as JSON text (indented, as classic logs hold it).
+
+    A text answer, and a missing one (None), is written as ``{"response": text}`` (``{"response": null}``).
+    """
+    if response is None or isinstance(response, str):
         return _dumps({"response": response})
     return _dumps(plain_data(response), indent=4)
 

@@ -11,6 +11,7 @@ import enum
 import inspect
 import logging
 import sys
+from pathlib import PurePath
 from typing import IO, Any, Callable, Optional, Union
 
 from .redaction import get_sensitive_exclude_keys, redact  # noqa: F401 - classic path
@@ -54,7 +55,7 @@ def to_dict(
 
     Dicts and lists are converted item by item, pydantic models through their fields, other
     objects through their attributes (``vars``), functions and classes become their source
-    text. Values of other kinds (a ``uuid``, a ``datetime``) are returned unchanged for the
+    text, paths their text. Values of other kinds (a ``uuid``, a ``datetime``) are returned unchanged for the
     JSON encoder to handle. Never raises: a circular reference becomes a
     ``<<circular reference: Type>>`` string.
 
@@ -62,9 +63,10 @@ def to_dict(
         obj: the value to convert.
         exclude: dict keys and attribute names to leave out, at every depth.
         no_recursive: types whose instances are written as ``str(instance)`` rather than
-            expanded (e.g. agents held by a group chat).
+            expanded (e.g. agents held by a group chat); one type alone (``no_recursive=Agent``)
+            is taken as well.
     """
-    kinds = tuple(no_recursive)
+    kinds = (no_recursive,) if isinstance(no_recursive, type) else tuple(no_recursive)
     return convert(obj, exclude, (lambda value: isinstance(value, kinds)) if kinds else None)
 
 
@@ -94,6 +96,8 @@ class _Converter:
             return str(obj)
         if isinstance(obj, enum.Enum):
             return self.run(obj.value, depth)
+        if isinstance(obj, PurePath):
+            return str(obj)
         if id(obj) in self.active or depth > _MAX_DEPTH:
             return f"<<circular reference: {type(obj).__qualname__}>>"
         self.active.add(id(obj))

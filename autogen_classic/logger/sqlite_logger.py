@@ -9,6 +9,7 @@ JSON text; timestamps are UTC ``YYYY-MM-DD HH:MM:SS.ffffff``.
 from __future__ import annotations
 
 import logging
+import numbers
 import os
 import sqlite3
 import threading
@@ -130,6 +131,11 @@ _INSERT_FUNCTION_CALL = (
 )
 
 
+def _number(value: Any, kind: type) -> Any:
+    """``value`` as ``kind`` when it is a number; anything else as given (sqlite refuses it, ``_write`` reports it)."""
+    return kind(value) if isinstance(value, numbers.Real) else value
+
+
 class SqliteLogger(BaseLogger):
     """Writes runtime logs to a sqlite database (thread-safe: one connection behind a lock).
 
@@ -186,15 +192,19 @@ class SqliteLogger(BaseLogger):
         return self.session_id
 
     def _write(self, query: str, args: tuple[Any, ...]) -> None:
-        # A failed write is reported, never raised: logging must not break the chat it observes.
+        # A failed write (a locked or full database, a value sqlite cannot store) is reported on this
+        # module's logger in the classic words, never raised: logging must not break the chat it observes.
         with self._lock:
             if not self._open:
                 return
             try:
                 self.con.execute(query, args)
                 self.con.commit()
-            except sqlite3.Error as err:
-                logger.error("[sqlite logger] Could not write to %s: %s", self.dbname, err)
+            except Exception as err:  # noqa: BLE001 - see above
+                logger.error(
+                    "[sqlite logger]Error running query with query %s and args %s: %s (database %s)",
+                    query, args, err, self.dbname,
+                )
 
     # ----------------------------------------------------------------- records
     def log_chat_completion(
@@ -220,8 +230,8 @@ class SqliteLogger(BaseLogger):
                 records.source_fields(source)[1],
                 records.encode_request(request),
                 records.encode_response(response),
-                int(is_cached),
-                float(cost),
+                _number(is_cached, int),
+                _number(cost, float),
                 start_time,
                 get_current_ts(),
             ),

@@ -50,6 +50,7 @@ from .received_messages import (  # noqa: F401 - the classic path of these event
     FunctionCall,
     FunctionCallMessage,
     FunctionResponseMessage,
+    MessageRole,
     TextMessage,
     ToolCall,
     ToolCallMessage,

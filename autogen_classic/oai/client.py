@@ -30,6 +30,7 @@ from .configuration.config import validate_llm_config
 from .configuration.options import check_options
 from .endpoint.openai_client import AZURE_CLIENT_KEYS, CLIENT_KEYS, OPEN_API_BASE_URL_PREFIX, OpenAIClient
 from .endpoint.providers import classic_llm_client_class, is_llm_client, v2_client_class
+from .endpoint.stream_chunks import StreamChunkMerging, register_chunk_owner
 from .entries import (
     AzureOpenAIEntryDict,
     AzureOpenAILLMConfigEntry,
@@ -142,7 +143,7 @@ def _annotate(response: Any, **attributes: Any) -> None:
             object.__setattr__(response, name, value)
 
 
-class OpenAIWrapper:
+class OpenAIWrapper(StreamChunkMerging):
     """A client for a list of model endpoints, tried in order until one answers.
 
     Args:
@@ -165,6 +166,10 @@ class OpenAIWrapper:
             on failure) or "round_robin" (each request starts with the next entry).
 
     Entries may be typed entries (``OpenAILLMConfigEntry(...)``) as well as dicts.
+
+    Streamed function and tool calls are assembled through the classic chunk hooks
+    (``_update_dict_from_chunk``, ``_update_function_call_from_chunk``,
+    ``_update_tool_calls_from_chunk``), looked up on ``OpenAIWrapper`` for every delta.
 
     Raises:
         ValueError: the configuration is invalid, or a shared option is unknown (e.g. a misspelt
@@ -556,6 +561,9 @@ class OpenAIWrapper:
             else choice.message.content
             for choice in response.choices
         ]
+
+
+register_chunk_owner(OpenAIWrapper)
 
 
 def __getattr__(name: str) -> Any:

@@ -51,11 +51,8 @@ def get_config_list(
     if isinstance(api_keys, str) or not isinstance(api_keys, (list, tuple)):
         raise TypeError("get_config_list: api_keys must be a list of key strings")
     if base_urls is not None and len(base_urls) != len(api_keys):
-        raise InvalidArgumentError(
-            "The length of api_keys must match the length of base_urls: get_config_list got "
-            f"{len(api_keys)} api_keys and {len(base_urls)} base_urls; base_urls must have one URL per api key "
-            "(or be None)."
-        )
+        # The classic text exactly: code compares the message (one base URL per key, or base_urls=None).
+        raise InvalidArgumentError("The length of api_keys must match the length of base_urls")
     config_list: list[dict[str, Any]] = []
     for i, api_key in enumerate(api_keys):
         if not api_key or not api_key.strip():

@@ -133,7 +133,7 @@ def lookup_price(model: str | None) -> Price | None:
 
     A dated snapshot that is not listed (``gpt-4o-2025-01-01``) is priced like its base model.
     """
-    if not model:
+    if not model or not isinstance(model, str):  # a response object of a fake client may carry anything here
         return None
     for candidate in (model, model.replace("gpt-35", "gpt-3.5")):
         if candidate in OAI_PRICE1K:

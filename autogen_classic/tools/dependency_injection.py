@@ -18,9 +18,10 @@ import contextlib
 import functools
 import inspect
 import types
+import weakref
 from abc import ABC
 from collections.abc import Iterable
-from typing import Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from pydantic import ConfigDict, validate_call
 
@@ -141,6 +142,11 @@ def _is_context_param(param: inspect.Parameter, subclass: type = BaseContext) ->
     return cls is not None and issubclass(cls, subclass)
 
 
+def _is_depends_param(param: inspect.Parameter) -> bool:
+    """Whether ``param`` is filled by a dependency (``= Depends(f)`` or ``Annotated[T, Depends(f)]``)."""
+    return _dependency_of(param) is not None
+
+
 def _dependency_of(param: inspect.Parameter) -> Optional[Dependency]:
     if isinstance(param.default, Dependency):
         return param.default
@@ -163,6 +169,25 @@ def get_context_params(func: Callable[..., Any], subclass: Union[type[BaseContex
 
 
 # ---------------------------------------------------------------- resolving dependencies
+_casting_providers: "weakref.WeakKeyDictionary[Any, Callable[..., Any]]" = weakref.WeakKeyDictionary()
+
+
+def _casting(provider: Callable[..., Any]) -> Callable[..., Any]:
+    """``provider`` with its arguments converted from its own type hints, as classic AutoGen calls providers.
+
+    A provider ``def user(user_id: int)`` filled from a tool call's ``"user_id": "7"`` gets ``7``. Built
+    once per provider; a provider pydantic cannot wrap is called as it is.
+    """
+    try:
+        return _casting_providers[provider]
+    except (KeyError, TypeError):
+        pass
+    call = _validated(provider)
+    with contextlib.suppress(TypeError):  # not weak-referenceable: built again next time
+        _casting_providers[provider] = call
+    return call
+
+
 class _Resolver:
     """Resolves the dependencies of one call, calling each provider at most once (when cached)."""
 
@@ -194,10 +219,11 @@ class _Resolver:
         kwargs, nested = self._provider_kwargs(provider)
         for name, sub in nested.items():
             kwargs[name] = self.resolve(sub, stack)
+        call = _casting(provider) if kwargs else provider
         if inspect.isgeneratorfunction(provider):
-            value = stack.enter_context(contextlib.contextmanager(provider)(**kwargs))
+            value = stack.enter_context(contextlib.contextmanager(call)(**kwargs))
         else:
-            value = provider(**kwargs)
+            value = call(**kwargs)
         self._cache[key] = value
         return value
 
@@ -209,12 +235,13 @@ class _Resolver:
         kwargs, nested = self._provider_kwargs(provider)
         for name, sub in nested.items():
             kwargs[name] = await self.a_resolve(sub, stack)
+        call = _casting(provider) if kwargs else provider
         if inspect.isasyncgenfunction(provider):
-            value = await stack.enter_async_context(contextlib.asynccontextmanager(provider)(**kwargs))
+            value = await stack.enter_async_context(contextlib.asynccontextmanager(call)(**kwargs))
         elif inspect.isgeneratorfunction(provider):
-            value = stack.enter_context(contextlib.contextmanager(provider)(**kwargs))
+            value = stack.enter_context(contextlib.contextmanager(call)(**kwargs))
         else:
-            value = provider(**kwargs)
+            value = call(**kwargs)
             if inspect.isawaitable(value):
                 value = await value
         self._cache[key] = value
@@ -447,3 +474,67 @@ def remove_params(func: Callable[..., Any], sig: inspect.Signature, params: Iter
     func.__signature__ = sig.replace(  # type: ignore[attr-defined]
         parameters=[p for p in sig.parameters.values() if p.name not in hidden]
     )
+
+
+def _remove_injected_params_from_signature(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Hide the context and dependency parameters of ``func`` from its signature (``__signature__``).
+
+    Args:
+        func: the function; a staticmethod object is wrapped first, so its function is left as it is.
+
+    Returns:
+        The function with the visible signature.
+    """
+    if isinstance(func, staticmethod):
+        inner = func.__func__
+
+        @functools.wraps(inner)
+        def unwrapped(*args: Any, **kwargs: Any) -> Any:
+            return inner(*args, **kwargs)
+
+        func = unwrapped
+    sig = inspect.signature(func)
+    typed = get_typed_signature(func)
+    hidden = [p.name for p in typed.parameters.values() if _is_context_param(p) or _is_depends_param(p)]
+    remove_params(func, sig, hidden)
+    return func
+
+
+def _described(annotation: Any) -> Any:
+    """``Annotated[T, "text", ...]`` as ``Annotated[T, Field(description="text"), ...]``; else None."""
+    if get_origin(annotation) is not Annotated:
+        return None
+    metadata = annotation.__metadata__
+    if not metadata or not isinstance(metadata[0], str):
+        return None
+    return Annotated[(get_args(annotation)[0], Field(description=metadata[0]), *metadata[1:])]  # type: ignore[valid-type]
+
+
+def _string_metadata_to_description_field(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn the string metadata of ``func``'s annotations into ``Field`` descriptions, in place.
+
+    ``Annotated[int, "the count"]`` becomes ``Annotated[int, Field(description="the count")]`` in
+    ``func.__annotations__`` (also inside ``Optional[...]``), so ``get_type_hints(func,
+    include_extras=True)`` shows ``Field`` objects afterwards. Annotations that cannot be evaluated
+    are left as they are.
+
+    Returns:
+        ``func`` itself.
+    """
+    try:
+        hints = get_type_hints(func, include_extras=True)
+    except Exception:  # noqa: BLE001 - unresolvable annotations: nothing to convert
+        return func
+    annotations = getattr(func, "__annotations__", None)
+    if not isinstance(annotations, dict):
+        return func
+    for name, annotation in hints.items():
+        replaced = _described(annotation)
+        if replaced is None and get_origin(annotation) in (Union, types.UnionType):
+            members = get_args(annotation)
+            first = _described(members[0]) if members else None
+            if first is not None:
+                replaced = Union[(first, *members[1:])]  # type: ignore[valid-type]
+        if replaced is not None:
+            annotations[name] = replaced
+    return func

@@ -8,6 +8,7 @@ the key and the fix; secret values are never echoed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
@@ -32,6 +33,15 @@ __all__ = [
     "validate_config_entry",
     "validate_llm_config",
 ]
+
+# A network address: a host name or IP with an optional port and path, or a URL of another scheme.
+_ADDRESS = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://\S*|[A-Za-z0-9._-]+(?::\d+)?(?:/\S*)?|\[[0-9A-Fa-f:.]+\](?::\d+)?(?:/\S*)?)$")
+
+
+def _looks_like_address(value: str) -> bool:
+    """Whether ``value`` is a network address (``localhost:8000``, ``ftp://host``) rather than other text."""
+    return not value.strip() or bool(_ADDRESS.match(value.strip()))
+
 
 # The classic wording, kept so that existing scripts matching on it keep working.
 MISSING_MODEL_MESSAGE = (
@@ -129,7 +139,10 @@ class _Settings(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _base_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
+        # An address without its scheme ("localhost:8000", another scheme) is a mistake worth stopping
+        # here. Any other text (a placeholder such as "some url") is accepted, as classic AutoGen accepts
+        # it, so the wrapper can be built and logged; the endpoint refuses it at the first request.
+        if value is not None and not value.startswith(("http://", "https://")) and _looks_like_address(value):
             raise ValueError("must start with http:// or https://")
         return value
 

@@ -6,7 +6,6 @@ import asyncio
 import inspect
 import logging
 import os
-import re
 import weakref
 from collections.abc import Mapping
 from typing import Any
@@ -17,6 +16,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessage
 from ...exception_utils import InvalidArgumentError
 from ..client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_tools, validate_parameter
 from ..errors import MalformedResponseError
+from .classic_hooks import DEEPSEEK_REASONER, ClassicRequestHooks, is_reasoning_model
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
 from .request import SDK_FAST_PATH_KEY, response_format_param
@@ -28,7 +28,9 @@ from .sdk_route import (
     parsed_completion,
     post_arguments,
     postable,
+    replaced_on_object,
     sdk_is_watched,
+    stand_in_sdk,
 )
 from .sdk_parameters import create_parameters
 from ..secrets import is_valid_api_key, redact_url
@@ -80,7 +82,6 @@ def _is_async_http_client(client: Any) -> bool:
     return client is not None and inspect.iscoroutinefunction(getattr(client, "aclose", None))
 
 
-_NAME_ERROR = re.compile(r"Invalid 'messages\[\d+\]\.name': string does not match pattern.")
 _LOCAL_PLACEHOLDER_KEY = "not-needed"
 
 
@@ -97,8 +98,16 @@ def _default_azure_token_provider() -> Any:
     )
 
 
-def check_completion(response: Any) -> ChatCompletion:
-    """Return ``response`` if it is a chat completion with at least one message, else raise."""
+def check_completion(response: Any, stand_in: bool = False) -> ChatCompletion:
+    """Return ``response`` if it is a chat completion with at least one message, else raise.
+
+    Args:
+        response: what the SDK client returned.
+        stand_in: the SDK client was replaced by another object (a test double, a fake client): what
+            it returns is taken as it is, as classic AutoGen takes it.
+    """
+    if stand_in and not isinstance(response, ChatCompletion):
+        return response  # type: ignore[no-any-return]
     if not isinstance(response, ChatCompletion):
         raise MalformedResponseError(f"expected a chat completion object, got {type(response).__name__}")
     if not response.choices:
@@ -141,7 +150,15 @@ async def _loop_sdk_client(loop: asyncio.AbstractEventLoop, is_azure: bool, kwar
     return client
 
 
-class OpenAIClient:
+def _unusable_base_url(kwargs: Mapping[str, Any]) -> str | None:
+    """The entry's ``base_url`` when it is no http(s) URL (accepted when the client is built, refused on use)."""
+    base_url = kwargs.get("base_url")
+    if isinstance(base_url, str) and not base_url.startswith(("http://", "https://")):
+        return base_url
+    return None
+
+
+class OpenAIClient(ClassicRequestHooks):
     """Sends chat-completion requests to one endpoint with the real ``openai`` SDK.
 
     Args:
@@ -156,6 +173,15 @@ class OpenAIClient:
         response_format: a pydantic model (or JSON-schema dict) every request asks for; replies
             are shown through its ``format()`` method when it has one.
 
+    Attributes:
+        _oai_client: the sync SDK client requests go through (the classic attribute). Replacing it
+            (``client._oai_client = MagicMock()``), or patching its ``chat.completions.create``,
+            sends every request, sync and async, through the replacement.
+
+    The classic request hooks (``_handle_openai_bad_request_error``,
+    ``_patch_messages_for_deepseek_reasoner``, ``_process_reasoning_model_params``, ...) are called
+    where classic AutoGen calls them (see ``classic_hooks``).
+
     Raises:
         ValueError: the entry lacks what its endpoint needs (a key for a hosted endpoint, an
             Azure endpoint or API version), names a provider without an OpenAI-compatible endpoint,
@@ -164,6 +190,7 @@ class OpenAIClient:
 
     def __init__(self, client: Any, response_format: Any = None) -> None:
         self.response_format = response_format
+        self._sdk_replaced = False
         self._async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
         if isinstance(client, (openai.OpenAI, openai.AzureOpenAI)):
             self._wrap(client)
@@ -186,6 +213,7 @@ class OpenAIClient:
             kwargs = self._provider_kwargs(kwargs, self.provider, config)  # type: ignore[arg-type]
         self._kwargs = kwargs
         self._wrapped = False
+        self._unusable_base_url = _unusable_base_url(kwargs)
         self.max_retries: int = int(kwargs.get("max_retries", openai.DEFAULT_MAX_RETRIES))
         self.base_url: str = str(
             kwargs.get("azure_endpoint") or kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT") or ""
@@ -214,6 +242,17 @@ class OpenAIClient:
             sdk = self._sync_sdk = self._new_sync_sdk()
         return sdk
 
+    @property
+    def _oai_client(self) -> Any:
+        """The sync SDK client every sync request goes through (classic AutoGen's attribute)."""
+        return self._client
+
+    @_oai_client.setter
+    def _oai_client(self, client: Any) -> None:
+        # From now on every request, async ones too (in a worker thread), goes through ``client``.
+        self._sync_sdk = client
+        self._sdk_replaced = True
+
     def _wrap(self, client: openai.OpenAI | openai.AzureOpenAI) -> None:
         """Serve requests through a ready SDK client (async requests run it in a worker thread)."""
         self.api_type = "azure" if isinstance(client, openai.AzureOpenAI) else "openai"
@@ -222,6 +261,7 @@ class OpenAIClient:
         self.provider = None if self.is_azure else OPENAI
         self._kwargs = {"api_key": client.api_key}
         self._wrapped = True
+        self._unusable_base_url = None
         self.max_retries = int(client.max_retries)
         self.base_url = str(client.base_url)
         self._sync_sdk = client
@@ -312,6 +352,11 @@ class OpenAIClient:
         return client
 
     def _request_params(self, params_in: dict[str, Any]) -> dict[str, Any]:
+        if self._unusable_base_url is not None and not self._sdk_replaced:
+            raise ValueError(
+                f"Invalid llm_config: base_url {self._unusable_base_url!r} is not a URL; it must start with "
+                "http:// or https://, e.g. 'http://localhost:11434/v1' for Ollama."
+            )
         if params_in.get("model") is None:
             raise TypeError(
                 f"{MISSING_MODEL_ERROR} (no 'model' in this config_list entry, in llm_config or in create(); "
@@ -325,6 +370,14 @@ class OpenAIClient:
             )
             if should_hide_tools(params_in.get("messages") or [], params_in.get("tools"), hide_tools):
                 params_in = {k: v for k, v in params_in.items() if k not in ("tools", "tool_choice")}
+        model = params_in["model"]
+        if is_reasoning_model(model) or model == DEEPSEEK_REASONER:
+            # These requests' messages are rewritten in place by the classic hooks: copies, not the chat's own.
+            params_in = {**params_in}
+            if isinstance(params_in.get("messages"), list):
+                params_in["messages"] = [dict(m) if isinstance(m, Mapping) else m for m in params_in["messages"]]
+            if is_reasoning_model(model):
+                self._process_reasoning_model_params(params_in)
         if self.response_format is not None and params_in.get("response_format") is None:
             params_in = {**params_in, "response_format": response_format_param(self.response_format)}
         if self.provider is not None:
@@ -348,92 +401,87 @@ class OpenAIClient:
             params["stream"] = False  # said explicitly, as classic AutoGen's requests do
         return params
 
-    @staticmethod
-    def _translate(err: openai.BadRequestError) -> Exception:
-        message = str(getattr(err, "message", err))
-        if _NAME_ERROR.search(message):
-            return ValueError(
-                "This error typically occurs when the agent name contains invalid characters, such as spaces or "
-                "special symbols. Please ensure that your agent name follows the correct format and doesn't "
-                "include any special characters or spaces. You can use underscores instead of spaces."
-            )
-        return err
-
     def create(self, params: dict[str, Any]) -> ChatCompletion:
         """Send one chat-completions request (streamed when ``params["stream"]`` is true)."""
         params = self._request_params(params)
+        send = type(self)._handle_openai_bad_request_error(self._send)
+        return send(**params)  # type: ignore[no-any-return]
+
+    def _send(self, **params: Any) -> ChatCompletion:
+        """Send ``params`` through the sync SDK client, by the route ``sdk_route`` chooses."""
         sdk = self._client
+        stand_in = self._sdk_replaced and stand_in_sdk(sdk)
         completions = sdk.chat.completions  # looked up per call: wrappers installed later are used
-        try:
-            if params.get("stream"):
-                accumulator = StreamAccumulator()
-                try:
-                    for chunk in completions.create(**self._sent(params, sdk, completions)):
-                        accumulator.add(chunk)
-                except BaseException:
-                    accumulator.finish(interrupted=True)
-                    raise
-                accumulator.finish()
-                return check_completion(accumulator.result(params))
-            if self._past_the_walk(sdk, completions):
-                if postable(params, self.is_azure):
-                    try:
-                        return check_completion(completion_from_http(sdk.post(**post_arguments(params))))
-                    except TypeError as err:
-                        if not is_json_encoding_error(err):
-                            raise
-                        return check_completion(completions.create(**params))
-                raw = completions.with_raw_response.create(**fast_path_params(params))
-                return check_completion(parsed_completion(raw))
-            return check_completion(completions.create(**params))
-        except openai.BadRequestError as err:
-            translated = self._translate(err)
-            if translated is err:
+        if params.get("stream"):
+            accumulator = StreamAccumulator()
+            try:
+                for chunk in completions.create(**self._sent(params, sdk, completions)):
+                    accumulator.add(chunk)
+            except BaseException:
+                accumulator.finish(interrupted=True)
                 raise
-            raise translated from err
+            accumulator.finish()
+            return check_completion(accumulator.result(params))
+        if self._past_the_walk(sdk, completions):
+            if postable(params, self.is_azure):
+                try:
+                    return check_completion(completion_from_http(sdk.post(**post_arguments(params))))
+                except TypeError as err:
+                    if not is_json_encoding_error(err):
+                        raise
+                    return check_completion(completions.create(**params))
+            raw = completions.with_raw_response.create(**fast_path_params(params))
+            return check_completion(parsed_completion(raw))
+        return check_completion(completions.create(**params), stand_in)
 
     async def a_create(self, params: dict[str, Any]) -> ChatCompletion:
-        """Async twin of ``create`` on ``openai.AsyncOpenAI``."""
-        if self._wrapped:  # a ready sync SDK client: its settings cannot be copied to an async one
+        """Async twin of ``create`` on ``openai.AsyncOpenAI``.
+
+        A ready SDK client given to the constructor, a replaced ``_oai_client`` and a sync client whose
+        ``chat.completions.create`` was patched are used as they are, in a worker thread.
+        """
+        if self._wrapped or self._sdk_replaced or (self._sync_sdk is not None and replaced_on_object(self._sync_sdk)):
             return await asyncio.to_thread(self.create, params)
         params = self._request_params(params)
-        sdk = await self._async_client()
-        completions = sdk.chat.completions
+        send = type(self)._handle_openai_bad_request_error(self._a_send)
         try:
-            if params.get("stream"):
-                accumulator = StreamAccumulator()
-                try:
-                    async for chunk in await completions.create(**self._sent(params, sdk, completions)):
-                        accumulator.add(chunk)
-                except BaseException:
-                    accumulator.finish(interrupted=True)
-                    raise
-                accumulator.finish()
-                return check_completion(accumulator.result(params))
-            if self._past_the_walk(sdk, completions):
-                if postable(params, self.is_azure):
-                    try:
-                        return check_completion(completion_from_http(await sdk.post(**post_arguments(params))))
-                    except TypeError as err:
-                        if not is_json_encoding_error(err):
-                            raise
-                        return check_completion(await completions.create(**params))
-                raw = await completions.with_raw_response.create(**fast_path_params(params))
-                return check_completion(parsed_completion(raw))
-            return check_completion(await completions.create(**params))
+            return await send(**params)  # type: ignore[no-any-return]
         except openai.APITimeoutError as err:
             corrected = connection_error_from_timeout(err)
             if corrected is None:
                 raise
             raise corrected[0] from corrected[1]
-        except openai.BadRequestError as err:
-            translated = self._translate(err)
-            if translated is err:
+
+    async def _a_send(self, **params: Any) -> ChatCompletion:
+        """Send ``params`` through this event loop's async SDK client, by the route ``sdk_route`` chooses."""
+        sdk = await self._async_client()
+        completions = sdk.chat.completions
+        if params.get("stream"):
+            accumulator = StreamAccumulator()
+            try:
+                async for chunk in await completions.create(**self._sent(params, sdk, completions)):
+                    accumulator.add(chunk)
+            except BaseException:
+                accumulator.finish(interrupted=True)
                 raise
-            raise translated from err
+            accumulator.finish()
+            return check_completion(accumulator.result(params))
+        if self._past_the_walk(sdk, completions):
+            if postable(params, self.is_azure):
+                try:
+                    return check_completion(completion_from_http(await sdk.post(**post_arguments(params))))
+                except TypeError as err:
+                    if not is_json_encoding_error(err):
+                        raise
+                    return check_completion(await completions.create(**params))
+            raw = await completions.with_raw_response.create(**fast_path_params(params))
+            return check_completion(parsed_completion(raw))
+        return check_completion(await completions.create(**params))
 
     def _past_the_walk(self, sdk: Any, completions: Any) -> bool:
         """Whether this request skips the SDK's typed walk of messages and tools (see ``sdk_route``)."""
+        if self._sdk_replaced and stand_in_sdk(sdk):
+            return False  # an object standing in for the SDK client is only known to have chat.completions.create
         if self.sdk_fast_path is None:
             return not sdk_is_watched(sdk, completions)
         return self.sdk_fast_path

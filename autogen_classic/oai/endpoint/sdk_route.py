@@ -18,6 +18,10 @@ What decides the route (``sdk_fast_path`` in an ``llm_config`` or ``config_list`
   a ``functools.wraps`` wrapper, a mock) replaces ``create`` or the client's ``request`` on the class or
   on one client; it then sees every message and tool, as it would without this package. The check
   runs on every request, so instrumentation installed mid-run takes effect at the next request.
+
+An object standing in for the SDK client (``OpenAIClient._oai_client`` replaced by a mock or a fake
+client) always gets the request as ``create``'s arguments: it is only known to have
+``chat.completions.create``.
 """
 
 from __future__ import annotations
@@ -43,7 +47,9 @@ __all__ = [
     "parsed_completion",
     "post_arguments",
     "postable",
+    "replaced_on_object",
     "sdk_is_watched",
+    "stand_in_sdk",
 ]
 
 CHAT_COMPLETIONS_PATH = "/chat/completions"
@@ -86,8 +92,35 @@ def _is_sdk_function(owner: Any, name: str) -> bool:
     return False
 
 
+def stand_in_sdk(sdk_client: Any) -> bool:
+    """Whether ``sdk_client`` is not an openai SDK client at all (a mock, a fake client of the user's).
+
+    The object's real class decides, so a ``MagicMock(spec=openai.OpenAI)`` is a stand-in too.
+    """
+    return not issubclass(type(sdk_client), (openai.OpenAI, openai.AsyncOpenAI))
+
+
+def replaced_on_object(sdk_client: Any) -> bool:
+    """Whether ``sdk_client`` is a stand-in, or its ``request`` or ``chat.completions.create`` was replaced
+    on this one object (``patch.object(client._oai_client.chat.completions, "create")``).
+
+    Replacements on the SDK's classes (tracing tools instrument the sync and async classes alike) do
+    not count: those are seen by ``sdk_is_watched`` on whichever client sends the request.
+    """
+    if stand_in_sdk(sdk_client):
+        return True
+    state = sdk_client.__dict__
+    if "request" in state:
+        return True
+    chat = state.get("chat")  # a cached property: present once something looked at it
+    completions = getattr(chat, "__dict__", {}).get("completions") if chat is not None else None
+    return completions is not None and "create" in completions.__dict__
+
+
 def sdk_is_watched(sdk_client: Any, completions: Any) -> bool:
     """Whether anything replaced the SDK's ``create`` or its client's ``request`` (so it should see the request)."""
+    if stand_in_sdk(sdk_client):
+        return True
     return not (_is_sdk_function(completions, "create") and _is_sdk_function(sdk_client, "request"))
 
 

@@ -9,6 +9,7 @@ from termcolor import colored
 
 from ...messages.client_messages import StreamMessage
 from ...messages.emit import emit, emit_print
+from .stream_chunks import chunk_owner
 
 __all__ = ["StreamAccumulator"]
 
@@ -18,16 +19,26 @@ class _ChoiceState:
         self.content: str | None = None
         self.refusal: str | None = None
         self.finish_reason: str | None = None
-        self.function_call: dict[str, str] | None = None
+        self.function_call: dict[str, Any] | None = None
         self.tool_calls: dict[int, dict[str, Any]] = {}
         self.pieces = 0
+
+
+def _tool_call(merged: dict[str, Any]) -> dict[str, Any]:
+    """A tool call of the assembled message from the merged deltas (their ``index`` is the position)."""
+    call = {k: v for k, v in merged.items() if k != "index"}
+    call.setdefault("id", "")
+    call.setdefault("type", "function")
+    call["function"] = {"name": "", "arguments": "", **(call.get("function") or {})}
+    return call
 
 
 class StreamAccumulator:
     """Collects ``ChatCompletionChunk`` objects into one ``ChatCompletion``.
 
     Content pieces are printed through the default ``IOStream`` as they arrive (so the user
-    watches the answer being written); tool-call arguments are collected silently.
+    watches the answer being written); tool-call arguments are collected silently, through the
+    classic chunk hooks of ``OpenAIWrapper`` (see ``stream_chunks``).
     """
 
     def __init__(self, echo: bool = True) -> None:
@@ -58,24 +69,18 @@ class StreamAccumulator:
                     self._printed = True
             if getattr(delta, "refusal", None):
                 state.refusal = (state.refusal or "") + delta.refusal  # type: ignore[operator]
-            if delta.function_call is not None:
-                call = state.function_call or {"name": "", "arguments": ""}
-                call["name"] += delta.function_call.name or ""
-                call["arguments"] += delta.function_call.arguments or ""
-                state.function_call = call
-                state.pieces += 1
-            for tool_delta in delta.tool_calls or []:
-                call = state.tool_calls.setdefault(
-                    tool_delta.index, {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
-                )
-                if tool_delta.id:
-                    call["id"] = tool_delta.id
-                if tool_delta.type:
-                    call["type"] = tool_delta.type
-                if tool_delta.function is not None:
-                    call["function"]["name"] += tool_delta.function.name or ""
-                    call["function"]["arguments"] += tool_delta.function.arguments or ""
-                state.pieces += 1
+            if delta.function_call is not None or delta.tool_calls:
+                owner = chunk_owner()
+                if delta.function_call is not None:
+                    state.function_call, _ = owner._update_function_call_from_chunk(
+                        delta.function_call, state.function_call, 0
+                    )
+                    state.pieces += 1
+                for tool_delta in delta.tool_calls or []:
+                    state.tool_calls[tool_delta.index], _ = owner._update_tool_calls_from_chunk(
+                        tool_delta, state.tool_calls.get(tool_delta.index), 0
+                    )
+                    state.pieces += 1
 
     def finish(self, interrupted: bool = False) -> None:
         """End the console line started by the streamed text.
@@ -105,9 +110,9 @@ class StreamAccumulator:
             if state.refusal:
                 message["refusal"] = state.refusal
             if state.function_call is not None:
-                message["function_call"] = state.function_call
+                message["function_call"] = {"name": "", "arguments": "", **state.function_call}
             if state.tool_calls:
-                message["tool_calls"] = [state.tool_calls[i] for i in sorted(state.tool_calls)]
+                message["tool_calls"] = [_tool_call(state.tool_calls[i]) for i in sorted(state.tool_calls)]
             choices.append({"index": index, "message": message, "finish_reason": state.finish_reason or "stop"})
         usage = self._usage or self._estimate_usage(params)
         return ChatCompletion.model_validate(

@@ -383,7 +383,15 @@ class TextMessageCompressor:
             )
         savings = 0
         if "origin_tokens" in compressed and "compressed_tokens" in compressed:
-            savings = int(compressed["origin_tokens"] - compressed["compressed_tokens"])
+            savings = compressed["origin_tokens"] - compressed["compressed_tokens"]
+            if not isinstance(savings, numbers.Integral):
+                # Classic AutoGen asserts integer savings (an AssertionError); this error is one too.
+                raise InvalidArgumentTypeError(
+                    f"{type(self._text_compressor).__name__}.compress_text must return whole token counts in "
+                    f"'origin_tokens' and 'compressed_tokens'; got {compressed['origin_tokens']!r} and "
+                    f"{compressed['compressed_tokens']!r}."
+                )
+            savings = int(savings)
         return compressed["compressed_prompt"], savings
 
 
@@ -410,9 +418,11 @@ class TextMessageContentName:
             raise InvalidArgumentError(f"position must be 'start' or 'end', got {position!r}.")
         if not isinstance(format_string, str) or "{name}" not in format_string:
             raise InvalidArgumentError(f"format_string must be a string containing '{{name}}', got {format_string!r}.")
+        if not isinstance(deduplicate, bool):  # classic AutoGen asserts a bool: this error is an AssertionError too
+            raise InvalidArgumentTypeError(f"deduplicate must be True or False, got {deduplicate!r}.")
         self._position = position
         self._format_string = format_string
-        self._deduplicate = bool(deduplicate)
+        self._deduplicate = deduplicate
         self._filter_dict = _check_filter(filter_dict)
         self._exclude_filter = exclude_filter
         self._messages_changed = 0
