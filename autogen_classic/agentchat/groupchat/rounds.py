@@ -68,12 +68,11 @@ class ChatRun:
 
     def context(self) -> TerminationContext:
         """What a termination condition may read besides the newest message."""
-        # A swarm's tool executor remembers the hand-off its tools asked for until the next selection.
-        handoff = getattr(self.speaker, "_next_agent", None)
+        # A hand-off tool executor remembers the hand-off its tools asked for until the next selection.
+        pending = getattr(self.speaker, "pending_handoff_agent", None)
         return TerminationContext(
             messages=self.groupchat.messages, speaker=getattr(self.speaker, "name", None), round=self.rounds,
-            started_at=self.started_at, usage=self.usage,
-            handoff=handoff if isinstance(handoff, str) or handoff is None else getattr(handoff, "name", None),
+            started_at=self.started_at, usage=self.usage, handoff=pending() if callable(pending) else None,
         )
 
 

@@ -178,8 +178,7 @@ class NestedChatTarget(TransitionTarget):
                 f"NestedChatTarget of {parent_agent.name} has no 'chat_queue' in nested_chat_config (keys: "
                 f"{sorted(self.nested_chat_config)}); give the chats as nested_chat_config={{'chat_queue': [...]}}."
             )
-        agent_class = engine_hook("agent_class", "NestedChatTarget.create_wrapper_agent")
-        wrapper = agent_class(name=f"{__AGENT_WRAPPER_PREFIX__}nested_{parent_agent.name}_{index + 1}")
+        wrapper = self._wrapper_agent_class()(name=self._wrapper_agent_name(parent_agent, index))
         wrapper.register_nested_chats(
             self.nested_chat_config["chat_queue"],
             reply_func_from_nested_chats=self.nested_chat_config.get("reply_func_from_nested_chats")
@@ -191,6 +190,14 @@ class NestedChatTarget(TransitionTarget):
         )
         wrapper.handoffs.set_after_work(AgentTarget(parent_agent))  # back to the parent when done
         return wrapper  # type: ignore[no-any-return]
+
+    # The two points the classic swarm's nested-chat hand-offs change (their agents are "nested_chat_<parent>_<n>"
+    # SwarmAgents).
+    def _wrapper_agent_name(self, parent_agent: ConversableAgent, index: int) -> str:
+        return f"{__AGENT_WRAPPER_PREFIX__}nested_{parent_agent.name}_{index + 1}"
+
+    def _wrapper_agent_class(self) -> Any:
+        return engine_hook("agent_class", "NestedChatTarget.create_wrapper_agent")
 
 
 class TerminateTarget(TransitionTarget):

@@ -5,6 +5,7 @@ conditions, wrapper agents, checks), ``transition`` (the speaker selection metho
 for the selection trace), ``chat_setup`` (opening messages, context variables, the manager) and ``events``
 (the transition events). The classic paths are ``agentchat.group.group_utils`` and
 ``agentchat.group.group_tool_executor``; the patterns and ``initiate_group_chat`` are in ``agentchat.group``.
+``style`` holds what differs between AG2 0.14's group chats and the classic swarm, which runs on this engine.
 """
 
 from .agents import (
@@ -35,14 +36,17 @@ from .events import (
     ReplyResultTransitionEvent,
 )
 from .executor import TOOL_EXECUTOR_NAME, GroupToolExecutor
+from .style import GROUP_STYLE, HandoffStyle, handoff_reason
 from .transition import GroupTransition, create_group_transition, determine_next_agent, get_last_agent_speaker
 
 __all__ = [
+    "GROUP_STYLE",
     "TEMP_USER_NAME",
     "TOOL_EXECUTOR_NAME",
     "AfterWorksTransitionEvent",
     "GroupToolExecutor",
     "GroupTransition",
+    "HandoffStyle",
     "OnConditionLLMTransitionEvent",
     "OnContextConditionTransitionEvent",
     "ReplyResultTransitionEvent",
@@ -56,6 +60,7 @@ __all__ = [
     "ensure_handoff_agents_in_group",
     "establish_group_agent",
     "get_last_agent_speaker",
+    "handoff_reason",
     "link_agents_to_group_manager",
     "make_remove_function",
     "prepare_exclude_transit_messages",

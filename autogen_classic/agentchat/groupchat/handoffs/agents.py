@@ -22,6 +22,7 @@ from ...transitions import AgentNameTarget, AgentTarget, ContextVariables, Rando
 from ..selection.trace import HandoffStep
 from .events import OnContextConditionTransitionEvent
 from .executor import GroupToolExecutor, target_label
+from .style import GROUP_STYLE, HandoffStyle
 
 if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
@@ -63,11 +64,26 @@ def _handoff_function(target: TransitionTarget) -> Callable[[], TransitionTarget
     return transfer_to_target
 
 
-def _offer(agent: ConversableAgent, func: Callable[..., Any], name: str, description: str) -> None:
+def _offer(agent: ConversableAgent, func: Callable[..., Any], name: str, description: str,
+           style: HandoffStyle = GROUP_STYLE) -> None:
     """Offer ``func`` to ``agent``'s model as the tool ``name`` (not executed by the agent itself)."""
+    if style.offer_handoff_tool is not None:
+        style.offer_handoff_tool(agent, func, name, description)
+        return
     func._name = name  # type: ignore[attr-defined]
     func._description = description  # type: ignore[attr-defined]
     agent.register_for_llm(name=name, description=description, silent_override=True)(func)
+
+
+def _withdraw(agent: ConversableAgent, name: str, style: HandoffStyle = GROUP_STYLE) -> None:
+    """Stop offering the hand-off tool ``name`` to ``agent``'s model (nothing when it is not offered)."""
+    if style.withdraw_handoff_tool is not None:
+        style.withdraw_handoff_tool(agent, name)
+        return
+    for tool in agent.tools:
+        if tool.name == name:
+            agent.remove_tool_for_llm(tool)
+            break
 
 
 def update_conditional_functions(agent: ConversableAgent, messages: list[dict[str, Any]]) -> None:
@@ -75,15 +91,14 @@ def update_conditional_functions(agent: ConversableAgent, messages: list[dict[st
 
     Withdrawn and offered again so that a description made from the context variables is up to date.
     """
+    style = getattr(agent, "_handoff_style", GROUP_STYLE)  # the style of the chat it was last prepared for
     for on_condition in agent.handoffs.llm_conditions:
         available = on_condition.available.is_available(agent, messages) if on_condition.available else True
-        for tool in agent.tools:
-            if tool.name == on_condition.llm_function_name:
-                agent.remove_tool_for_llm(tool)
-                break
+        name = on_condition.llm_function_name or ""
+        _withdraw(agent, name, style)
         if available:
-            _offer(agent, _handoff_function(on_condition.target), on_condition.llm_function_name,
-                   on_condition.condition.get_prompt(agent, messages))
+            _offer(agent, _handoff_function(on_condition.target), name,
+                   on_condition.condition.get_prompt(agent, messages), style)
 
 
 def _executor_of(agent: Any) -> Optional[GroupToolExecutor]:
@@ -111,9 +126,10 @@ def _run_oncontextconditions(
                     "context_condition", agent.name, target_label(on_condition.target),
                     condition_label(on_condition.condition),
                 ))
-            IOStream.get_default().send(
-                OnContextConditionTransitionEvent(source_agent=agent, transition_target=on_condition.target)
-            )
+            if getattr(agent, "_handoff_style", GROUP_STYLE).transition_events:
+                IOStream.get_default().send(
+                    OnContextConditionTransitionEvent(source_agent=agent, transition_target=on_condition.target)
+                )
             return True, "[Handing off to " + on_condition.target.display_name() + "]"
     return False, None
 
@@ -137,14 +153,22 @@ def link_agents_to_group_manager(agents: list[Agent], group_chat_manager: Agent)
         agent._group_manager = group_chat_manager  # type: ignore[attr-defined]
 
 
-def create_on_condition_handoff_functions(agent: ConversableAgent) -> None:
+def create_on_condition_handoff_functions(agent: ConversableAgent, style: Optional[HandoffStyle] = None) -> None:
     """Name the hand-off tools of ``agent``'s LLM conditions and offer them to its model.
+
+    Args:
+        agent: the agent.
+        style: names the tools (default AG2 0.14's ``transfer_to_<target>_<n>``).
 
     Raises:
         InvalidStateError: the agent has LLM conditions but no ``llm_config`` (an ``AssertionError``, as the
             classic package raises here).
     """
-    agent.handoffs.set_llm_function_names()
+    style = style or GROUP_STYLE
+    if style.name_handoff_tools is not None:
+        style.name_handoff_tools(agent)
+    else:
+        agent.handoffs.set_llm_function_names()
     conditions = agent.handoffs.llm_conditions
     if conditions and not agent.llm_config:
         first = conditions[0]
@@ -155,8 +179,8 @@ def create_on_condition_handoff_functions(agent: ConversableAgent) -> None:
             f"'{agent.name}' an llm_config, or hand off with OnContextCondition / set_after_work instead."
         )
     for on_condition in conditions:
-        _offer(agent, _handoff_function(on_condition.target), on_condition.llm_function_name,
-               on_condition.condition.get_prompt(agent, []))
+        _offer(agent, _handoff_function(on_condition.target), on_condition.llm_function_name or "",
+               on_condition.condition.get_prompt(agent, []), style)
 
 
 def _check_target(agent: Any, target: TransitionTarget, names: list[str], where: str) -> None:
@@ -278,6 +302,7 @@ def prepare_group_agents(
     agents: list[ConversableAgent],
     context_variables: ContextVariables,
     exclude_transit_message: bool = True,
+    style: Optional[HandoffStyle] = None,
 ) -> tuple[GroupToolExecutor, list[ConversableAgent]]:
     """Check the agents' hand-offs, make the tool executor and the wrapper agents, offer the hand-off tools.
 
@@ -285,6 +310,7 @@ def prepare_group_agents(
         agents: the agents of the group.
         context_variables: the group's context variables (injected into the tools that take them).
         exclude_transit_message: hide the hand-off tool calls from what the agents read.
+        style: where the chat's API differs (default AG2 0.14's; the classic swarm passes its own).
 
     Returns:
         The tool executor and the wrapper agents.
@@ -294,12 +320,14 @@ def prepare_group_agents(
             establish_group_agent(agent)
     ensure_handoff_agents_in_group(agents)
     ensure_guardrail_agents_in_group(agents)
-    tool_execution = GroupToolExecutor()
+    style = style or GROUP_STYLE
+    tool_execution = GroupToolExecutor(style=style)
     wrapped: list[ConversableAgent] = []
     for agent in agents:
         wrap_agent_handoff_targets(agent, wrapped)
     for agent in agents:
-        create_on_condition_handoff_functions(agent)
+        agent._handoff_style = style  # type: ignore[attr-defined]  # read before each of its replies
+        create_on_condition_handoff_functions(agent, style)
     tool_execution.register_agents_functions(agents + wrapped, context_variables)
     if exclude_transit_message:
         prepare_exclude_transit_messages(agents)

@@ -6,6 +6,9 @@ variables and may name the next target; a ``TransitionTarget`` (what a hand-off 
 returns) is the next target. The target waits on the executor until the group's transition reads it, with
 a :class:`HandoffStep` saying what set it (for the selection trace). A tool parameter named
 ``context_variables`` receives the group's context variables (injected, never shown to the model).
+
+Its :class:`HandoffStyle` says where the classic swarm's executor ("Tool_Execution") differs: its name, how
+a ``SwarmResult`` reads, the text of a response, the context variables given in the JSON arguments.
 """
 
 from __future__ import annotations
@@ -25,12 +28,10 @@ from ...conversable_agent import ConversableAgent
 from ...transitions import __CONTEXT_VARIABLES_PARAM_NAME__, ContextVariables, ReplyResult, TransitionTarget
 from ..selection.trace import HandoffStep
 from .events import OnConditionLLMTransitionEvent, ReplyResultTransitionEvent
+from .style import GROUP_STYLE, TOOL_EXECUTOR_NAME, HandoffStyle
 from .tool_round import ToolRound, single_calls
 
 __all__ = ["TOOL_EXECUTOR_NAME", "GroupToolExecutor", "target_label"]
-
-TOOL_EXECUTOR_NAME = "_Group_Tool_Executor"
-"""The name of the group's tool executor (the classic ``__TOOL_EXECUTOR_NAME__``)."""
 
 
 def target_label(target: Any) -> str:
@@ -44,13 +45,17 @@ def target_label(target: Any) -> str:
 class GroupToolExecutor(ConversableAgent):
     """Tool executor for the group chat initiated with initiate_group_chat"""
 
-    def __init__(self) -> None:
+    def __init__(self, *, style: Optional[HandoffStyle] = None) -> None:
+        # style: where this chat's API differs (default AG2 0.14's; the classic swarm passes its own).
+        self.style = style or GROUP_STYLE
         super().__init__(
-            name=TOOL_EXECUTOR_NAME,
-            system_message="Tool Execution, do not use this agent directly.",
+            name=self.style.executor_name,
+            system_message=self.style.executor_system_message,
             human_input_mode="NEVER",
             code_execution_config=False,
         )
+        # The functions taken on as registered tools (their context_variables are injected, never in arguments).
+        self._tool_names: set[str] = set()
         self._group_next_target: Optional[TransitionTarget] = None
         # What set the next target (an LLM condition's tool, a ReplyResult, a context condition ...).
         self._group_next_step: Optional[HandoffStep] = None
@@ -94,6 +99,15 @@ class GroupToolExecutor(ConversableAgent):
     def next_target_step(self) -> Optional[HandoffStep]:
         """What set the pending next target (None without one)."""
         return self._group_next_step
+
+    def pending_handoff_agent(self) -> Optional[str]:
+        """The name of the agent the pending next target hands off to (None without one, or for another target).
+
+        Termination conditions read it (``HandoffTermination``): a tool's result may hand off without the
+        message saying so.
+        """
+        name = getattr(self._group_next_target, "agent_name", None)
+        return name if isinstance(name, str) else None
 
     # ----------------------------------------------------------------- who called the tools
     def set_tool_call_originator(self, agent_name: str) -> None:
@@ -162,6 +176,7 @@ class GroupToolExecutor(ConversableAgent):
                 self._change_tool_context_variables_to_depends(agent, tool, context_variables)
             for tool in agent.tools:
                 self.register_for_execution(serialize=False, silent_override=True)(tool)
+                self._tool_names.add(tool.name)
 
     # ----------------------------------------------------------------- hand-off tools
     def _agents(self) -> Any:
@@ -237,21 +252,50 @@ class GroupToolExecutor(ConversableAgent):
         if tool_message is None:
             raise ValueError(f"Tool call {function_name!r} did not return a message")
         originator = call_message.get("name") or self._tool_call_originator
+        style = self.style
         for response in tool_message["tool_responses"]:
             content = response.get("content")
+            if style.read_result is not None:
+                content = style.read_result(content, function_name)
             if isinstance(content, ReplyResult):
                 if content.context_variables and content.context_variables.to_dict() != {}:
                     self.context_variables.update(content.context_variables.to_dict())
                 if content.target is not None:
-                    self._send_reply_result_handoff_event(call_message, content.target)
+                    if style.transition_events:
+                        self._send_reply_result_handoff_event(call_message, content.target)
                     tool_round.choose(content.target, HandoffStep(
-                        "reply_result", originator, target_label(content.target), f"the ReplyResult of {function_name}"))
+                        "reply_result", originator, target_label(content.target),
+                        style.reply_result_via.format(function=function_name)))
             elif isinstance(content, TransitionTarget):
-                self._send_llm_handoff_event(call_message, content)
+                if style.transition_events:
+                    self._send_llm_handoff_event(call_message, content)
                 kind = "llm_condition" if self.is_handoff_function(call_message) else "tool_target"
                 tool_round.choose(content, HandoffStep(kind, originator, target_label(content), function_name))
-            tool_round.add(response, self._normalize_tool_content(content))
+            text = style.tool_text(content) if style.tool_text is not None else self._normalize_tool_content(content)
+            tool_round.add(response, text)
         return tool_message
+
+    def _with_context_arguments(self, call_message: dict[str, Any], function_name: str) -> dict[str, Any]:
+        """``call_message`` with the context variables in its call's JSON arguments, when the style gives them
+        that way and the function (a plain one, not a registered tool) declares the parameter."""
+        func = self._function_map.get(function_name)
+        if not self.style.context_in_arguments or func is None or function_name in self._tool_names:
+            return call_message
+        try:
+            if __CONTEXT_VARIABLES_PARAM_NAME__ not in inspect.signature(func).parameters:
+                return call_message
+        except (TypeError, ValueError):  # a callable without a readable signature
+            return call_message
+        function = call_message["tool_calls"][0]["function"]
+        try:
+            arguments = json.loads(function.get("arguments") or "{}")
+        except json.JSONDecodeError:
+            return call_message  # the execution reports the bad JSON as the tool's result
+        if not isinstance(arguments, dict):
+            return call_message
+        arguments[__CONTEXT_VARIABLES_PARAM_NAME__] = self._context_variables  # type: ignore[attr-defined]
+        function["arguments"] = json.dumps(arguments)  # call_message is already a copy (single_calls)
+        return call_message
 
     def _finish(self, tool_round: ToolRound, tool_message: Optional[dict[str, Any]]) -> tuple[bool, dict[str, Any]]:
         self._group_next_target = tool_round.target
@@ -271,6 +315,7 @@ class GroupToolExecutor(ConversableAgent):
         for call_message, name in single_calls(message):
             if name == "__structured_output":
                 return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
+            call_message = self._with_context_arguments(call_message, name)
             _, reply = self.generate_tool_calls_reply([call_message])
             tool_message = self._take(call_message, name, reply, tool_round)
         return self._finish(tool_round, tool_message)
@@ -286,6 +331,7 @@ class GroupToolExecutor(ConversableAgent):
         for call_message, name in single_calls(message):
             if name == "__structured_output":
                 return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
+            call_message = self._with_context_arguments(call_message, name)
             _, reply = await self.a_generate_tool_calls_reply([call_message])
             tool_message = self._take(call_message, name, reply, tool_round)
         return self._finish(tool_round, tool_message)

@@ -1,9 +1,8 @@
 """One round of a hand-off tool executor: the calls of a message run one at a time, their responses gathered,
 and the hand-off the last deciding result chose.
 
-The group's tool executor (``GroupToolExecutor``) and the classic swarm's ("Tool_Execution") both build their
-tool reply here, each reading its own kind of result (a ``ReplyResult`` or a target; a ``SwarmResult`` or an
-agent).
+The group's tool executor (``GroupToolExecutor``, also the classic swarm's "Tool_Execution") builds its tool
+reply here.
 """
 
 from __future__ import annotations

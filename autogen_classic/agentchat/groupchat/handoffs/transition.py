@@ -8,7 +8,8 @@ agent whose condition holds, else the group's after-work. A target resolves to a
 the chat, or to a selection method ("auto": the manager's model picks; "manual": the user picks), which
 the group chat's selection pipeline then runs.
 
-Each decision is left in ``last_handoff`` (a :class:`HandoffStep`), which the selection trace records.
+Each decision is left in ``last_handoff`` (a :class:`HandoffStep`), which the selection trace records, and
+``last_reason``, worded by the chat's :class:`HandoffStyle` (the classic swarm words it its own way).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..selection.trace import HandoffStep
 from .agents import condition_label
 from .events import AfterWorksTransitionEvent
 from .executor import GroupToolExecutor, target_label
+from .style import GROUP_STYLE, HandoffStyle
 
 if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
@@ -65,6 +67,7 @@ class GroupTransition:
         user_agent: the user agent of the chat, if any.
         group_after_work: the group's after-work target (used when an agent has none that holds).
         pattern_name: the class name of the pattern that set up the chat (named in the selection trace).
+        style: where the chat's API differs (default AG2 0.14's; the classic swarm passes its own).
     """
 
     def __init__(
@@ -75,7 +78,9 @@ class GroupTransition:
         user_agent: Optional[ConversableAgent],
         group_after_work: TransitionTarget,
         pattern_name: Optional[str] = None,
+        style: Optional[HandoffStyle] = None,
     ) -> None:
+        self.style = style or GROUP_STYLE
         self.initial_agent = initial_agent
         self.tool_execution = tool_execution
         self.group_agent_names = group_agent_names
@@ -101,13 +106,13 @@ class GroupTransition:
     def _step(self, step: HandoffStep, result: Choice) -> Choice:
         step.result = _result_label(result)
         self.last_handoff = step
-        self.last_reason = f"handoff: {step.describe()}"
+        self.last_reason = self.style.reason(step)
         return result
 
     def _decide(self, last_speaker: Agent, groupchat: GroupChat, first: bool) -> Choice:
         if first:
-            return self._step(HandoffStep("initial_agent", None, self.initial_agent.name, "the pattern's "
-                                          "initial_agent"), self.initial_agent)
+            return self._step(HandoffStep("initial_agent", None, self.initial_agent.name, self.style.initial_via),
+                              self.initial_agent)
         executor = self.tool_execution
         target: Optional[TransitionTarget] = None
         step: Optional[HandoffStep] = None
@@ -137,7 +142,10 @@ class GroupTransition:
                 f"{step.kind} of {step.source!r} set {target!r}. Targets such as a nested chat or a group chat must "
                 "be hand-off targets of an agent (OnCondition / OnContextCondition), which wraps them in an agent."
             )
-        result = target.resolve(groupchat, last_speaker, self.user_agent).get_speaker_selection_result(groupchat)
+        for_agent = last_speaker
+        if self.style.resolve_pending_for_agent:
+            for_agent = get_last_agent_speaker(groupchat, self.group_agent_names, self.tool_execution)
+        result = target.resolve(groupchat, for_agent, self.user_agent).get_speaker_selection_result(groupchat)
         return self._step(step, result)
 
     def _after_work(self, last_speaker: Agent, groupchat: GroupChat) -> Choice:
@@ -157,7 +165,10 @@ class GroupTransition:
                 kind, via = self._origin(target, f"after work ({condition_label(condition.condition)})")
                 self.last_handoff = HandoffStep(kind, speaker.name, target_label(target), via)
                 result = target.resolve(groupchat, speaker, user).get_speaker_selection_result(groupchat)
-                IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=speaker, transition_target=target))
+                if self.style.transition_events:
+                    IOStream.get_default().send(
+                        AfterWorksTransitionEvent(source_agent=speaker, transition_target=target)
+                    )
                 # A random target names its choice once resolved.
                 return self._step(HandoffStep(kind, speaker.name, target_label(target), via), result)
         target = self.group_after_work
@@ -168,7 +179,10 @@ class GroupTransition:
 
     def _origin(self, target: TransitionTarget, via: str) -> tuple[str, str]:
         pattern = self.pattern_targets.get(id(target))
-        return ("pattern", f"{pattern}: {via}") if pattern else ("after_work", via)
+        if pattern:
+            return "pattern", f"{pattern}: {via}"
+        worded = self.style.after_work_via(target) if self.style.after_work_via is not None else None
+        return "after_work", worded or via
 
 
 def create_group_transition(
@@ -177,6 +191,7 @@ def create_group_transition(
     group_agent_names: list[str],
     user_agent: Optional[ConversableAgent],
     group_after_work: TransitionTarget,
+    style: Optional[HandoffStyle] = None,
 ) -> GroupTransition:
     """The speaker selection method of a group chat with hand-offs (see :class:`GroupTransition`).
 
@@ -186,8 +201,10 @@ def create_group_transition(
         group_agent_names: the names of the group's agents.
         user_agent: the user agent, if any.
         group_after_work: the group-level after-work target.
+        style: where the chat's API differs (default AG2 0.14's).
     """
-    return GroupTransition(initial_agent, tool_execution, group_agent_names, user_agent, group_after_work)
+    return GroupTransition(initial_agent, tool_execution, group_agent_names, user_agent, group_after_work,
+                           style=style)
 
 
 def determine_next_agent(

@@ -1,30 +1,38 @@
-"""Starting a swarm: a group chat whose speaker selection is the swarm transition.
+"""Starting a swarm: a group chat on the hand-off engine, in the swarm's style.
 
-``initiate_swarm_chat`` / ``a_initiate_swarm_chat`` check the agents and hand-offs, add the tool executor
-(and the agents of nested-chat hand-offs), share one dict of context variables among the agents, and run
-the group chat from the user agent ("_User" when none is given) or the sender named in the messages.
+``initiate_swarm_chat`` / ``a_initiate_swarm_chat`` check the agents and hand-offs, give the nested-chat
+hand-offs their agents, prepare the group with the engine (its tool executor, "Tool_Execution"), share one
+dict of context variables among the agents, and run the group chat from the user agent ("_User" when none
+is given) or the sender named in the messages.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable, Optional, Union
 
 from ...agent import Agent
 from ...chat import ChatResult
+from ...conversable_agent import ConversableAgent
 from ...termination import TerminationCondition
+from ...transitions import ContextVariables, NestedChatTarget
 from ...user_proxy_agent import UserProxyAgent
 from ..group import GroupChat
+from ..handoffs import (
+    TEMP_USER_NAME,
+    cleanup_temp_user_messages,
+    link_agents_to_group_manager,
+    prepare_group_agents,
+    setup_context_variables,
+)
 from ..manager import GroupChatManager
-from .carryover import a_swarm_summary_from_nested_chats, swarm_summary_from_nested_chats
-from .conditions import AFTER_WORK, AFTER_WORK_KINDS, ON_CONDITION, AfterWorkOption, after_work_option
-from .executor import make_tool_executor
+from .conditions import AFTER_WORK, AFTER_WORK_KINDS, AfterWorkOption, after_work_option
+from .style import SWARM_STYLE, create_swarm_transition
 from .swarm_agent import SwarmAgent
-from .transition import create_swarm_transition
+from .targets import SwarmTarget
 
 __all__ = ["a_initiate_swarm_chat", "initiate_swarm_chat"]
-
-TEMP_USER_NAME = "_User"
 
 
 @dataclass
@@ -40,12 +48,13 @@ def _check_agents(initial_agent: Any, agents: Any) -> None:
     if not isinstance(agents, list) or not all(isinstance(a, SwarmAgent) for a in agents):
         raise AssertionError("Agents must be a list of SwarmAgents.")
     names = [a.name for a in agents]
+    members = agents + [nested for agent in agents for nested in agent._nested_chat_agents]
     for agent in agents:
-        targets = [c.target for _, c in agent._conditional_functions.values()]
-        if agent.after_work is not None and isinstance(agent.after_work.agent, Agent):
+        targets = [c.target.value for c in agent.handoffs.llm_conditions if isinstance(c.target, SwarmTarget)]
+        if agent.after_work is not None:
             targets.append(agent.after_work.agent)
         for target in targets:
-            if target not in agents:
+            if isinstance(target, ConversableAgent) and target not in members:
                 raise ValueError(f"Agent {agent.name!r} hands off to {target.name!r}, which is not in the swarm; "
                                  f"add it to agents (the swarm has {names}).")
 
@@ -59,29 +68,26 @@ def _check_after_work(after_work: Any) -> Any:
                      f"{AFTER_WORK_KINDS}.")
 
 
-def _nested_chat_agents(agents: list[SwarmAgent]) -> list[SwarmAgent]:
-    """One agent per nested-chat hand-off: it runs the chats, then hands back to the agent that handed off."""
-    created: list[SwarmAgent] = []
+def _leads_to_one_of(condition: Any, agents: list[ConversableAgent]) -> bool:
+    return isinstance(condition.target, SwarmTarget) and condition.target.value in agents
+
+
+def _nested_chat_agents(agents: list[SwarmAgent]) -> list[ConversableAgent]:
+    """Give each nested-chat hand-off its agent (the engine's ``NestedChatTarget`` makes it); as in ag2 0.7.3,
+    their transfer tools come after the agent's other hand-offs."""
     for agent in agents:
-        for index, handoff in enumerate(agent._nested_chat_handoffs):
-            chats = handoff["nested_chats"]
-            nested = SwarmAgent(name=f"nested_chat_{agent.name}_{index + 1}")
-            use_async = chats.get("use_async", False)
-            default_reply = a_swarm_summary_from_nested_chats if use_async else swarm_summary_from_nested_chats
-            nested.register_nested_chats(
-                chats["chat_queue"],
-                reply_func_from_nested_chats=chats.get("reply_func_from_nested_chats") or default_reply,
-                config=chats.get("config"), trigger=lambda sender: True, position=0, use_async=use_async,
-            )
-            nested.register_hand_off(AFTER_WORK(agent=agent))
-            agent.register_hand_off(ON_CONDITION(nested, handoff["condition"], handoff["available"]))
-            created.append(nested)
-        agent._nested_chat_handoffs = []  # registered: a second swarm run must not add them again
-    return created
+        conditions = agent.handoffs.llm_conditions
+        for condition in conditions:
+            if isinstance(condition.target, NestedChatTarget):
+                nested = condition.target.create_wrapper_agent(agent, len(agent._nested_chat_agents))
+                agent._nested_chat_agents.append(nested)
+                condition.target = SwarmTarget(nested, origin=f"the nested-chat hand-off of {agent.name}")
+        conditions.sort(key=partial(_leads_to_one_of, agents=agent._nested_chat_agents))
+    return [nested for agent in agents for nested in agent._nested_chat_agents]
 
 
 def _first_speaker(messages: list[dict[str, Any]], user_agent: Optional[UserProxyAgent],
-                   swarm_agents: list[SwarmAgent]) -> tuple[Optional[Agent], list[Agent]]:
+                   swarm_agents: list[ConversableAgent]) -> tuple[Optional[Agent], list[Agent]]:
     """The agent that sends the (last) initial message, and the temporary user agent if one is needed."""
     if len(messages) == 1 and "name" not in messages[0] and user_agent is None:
         temp = UserProxyAgent(name=TEMP_USER_NAME, code_execution_config=False)
@@ -105,8 +111,10 @@ def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], st
     _check_agents(initial_agent, agents)
     after_work = _check_after_work(after_work)
     nested = _nested_chat_agents(agents)
-    swarm_agents = agents + nested
-    executor = make_tool_executor(swarm_agents)
+    # One dict for the whole swarm: each agent's _context_variables is a view of it.
+    shared = ContextVariables.wrap(context_variables if context_variables is not None else {})
+    executor, wrapped = prepare_group_agents(agents, shared, exclude_transit_message=False, style=SWARM_STYLE)
+    swarm_agents: list[ConversableAgent] = [*agents, *nested, *wrapped]
     messages = [{"role": "user", "content": messages}] if isinstance(messages, str) else messages
     first, temp_users = _first_speaker(messages, user_agent, swarm_agents)
     names = [a.name for a in swarm_agents]
@@ -116,17 +124,10 @@ def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], st
         messages=[], max_round=max_rounds, speaker_selection_method=transition, termination=termination,
     )
     manager = GroupChatManager(groupchat)
-    shared = context_variables if context_variables is not None else {}
-    for agent in [*swarm_agents, executor, manager]:
-        agent._context_variables = shared
+    # As in ag2 0.7.3, the user agent keeps its own context variables.
+    setup_context_variables(executor, list(agents), manager, None, shared)
+    link_agents_to_group_manager(groupchat.agents, manager)
     return _Swarm(manager, first, messages)
-
-
-def _finish(result: ChatResult, manager: GroupChatManager) -> None:
-    # The temporary user is not part of the caller's swarm: its name is not reported.
-    for message in result.chat_history:
-        if message.get("name") == TEMP_USER_NAME:
-            del message["name"]
 
 
 def initiate_swarm_chat(
@@ -165,7 +166,7 @@ def initiate_swarm_chat(
         clear = False
     assert first is not None  # one message: the user agent or the temporary "_User" sends it
     result = first.initiate_chat(swarm.manager, message=message, clear_history=clear)
-    _finish(result, swarm.manager)
+    cleanup_temp_user_messages(result)
     return result, context_variables, swarm.manager.last_speaker
 
 
@@ -189,5 +190,5 @@ async def a_initiate_swarm_chat(
         clear = False
     assert first is not None  # one message: the user agent or the temporary "_User" sends it
     result = await first.a_initiate_chat(swarm.manager, message=message, clear_history=clear)
-    _finish(result, swarm.manager)
+    cleanup_temp_user_messages(result)
     return result, context_variables, swarm.manager.last_speaker

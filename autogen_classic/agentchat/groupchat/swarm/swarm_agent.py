@@ -1,5 +1,10 @@
 """SwarmAgent: a ConversableAgent with hand-offs, functions that see the swarm's context variables, and
-state updates (e.g. its system message) before each reply."""
+state updates (e.g. its system message) before each reply.
+
+Its hand-offs are the engine's: ``register_hand_off`` turns an ``ON_CONDITION`` into an ``OnCondition``
+(a ``StringLLMCondition``, its ``available`` as an available condition; a nested-chat configuration as the
+engine's ``NestedChatTarget``) and an ``AFTER_WORK`` into the agent's after-work target, in ``self.handoffs``.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,19 @@ from typing import Any, Callable, Literal, Optional, Union
 
 from ....oai.client import OpenAIWrapper
 from ....tools.function_utils import get_function_schema
-from ...agent import Agent
 from ...conversable_agent import ConversableAgent
-from .carryover import check_carryover_config
+from ...transitions import (
+    AvailableCondition,
+    NestedChatTarget,
+    OnCondition,
+    StringAvailableCondition,
+    StringLLMCondition,
+)
+from .carryover import a_swarm_summary_from_nested_chats, check_carryover_config, swarm_summary_from_nested_chats
 from .conditions import AFTER_WORK, ON_CONDITION, UPDATE_SYSTEM_MESSAGE
+from .targets import SwarmAvailableCondition, SwarmTarget
 
-__all__ = ["CONTEXT_VARIABLES_PARAM", "SwarmAgent"]
+__all__ = ["CONTEXT_VARIABLES_PARAM", "SwarmAgent", "SwarmNestedChatTarget", "offer_function", "withdraw_function"]
 
 # A function with a parameter of this name gets the swarm's context variables (hidden from the model).
 CONTEXT_VARIABLES_PARAM = "context_variables"
@@ -28,6 +40,33 @@ def _schema_without_context(func: Callable[..., Any], name: str, description: st
         if not parameters["required"]:
             del parameters["required"]
     return schema
+
+
+def offer_function(agent: ConversableAgent, func: Callable[..., Any], name: Optional[str] = None,
+                   description: str = "", silent_override: bool = False) -> None:
+    """Make ``func`` one of ``agent``'s functions, as ag2 0.7.3's swarm does: its schema (without
+    ``context_variables``) among the llm_config's tools, the function in ``function_map``.
+
+    Args:
+        agent: the agent (it needs an llm_config).
+        func: the function.
+        name: the tool name (default: the function's name).
+        description: the tool description (default: the docstring).
+        silent_override: do not warn when a tool of that name is replaced.
+    """
+    func._name = name or func.__name__  # type: ignore[attr-defined]
+    func._description = description or (func.__doc__ or "").strip()  # type: ignore[attr-defined]
+    schema = _schema_without_context(func, func._name, func._description)  # type: ignore[attr-defined]
+    agent.update_tool_signature(schema, is_remove=False, silent_override=silent_override)
+    agent.register_function({func._name: func}, silent_override=silent_override)  # type: ignore[attr-defined]
+
+
+def withdraw_function(agent: ConversableAgent, name: str) -> None:
+    """Undo :func:`offer_function` for the function ``name`` (nothing when it is not offered)."""
+    config = agent.llm_config if isinstance(agent.llm_config, dict) else {}
+    if any(tool.get("function", {}).get("name") == name for tool in config.get("tools") or []):
+        agent.update_tool_signature(name, is_remove=True)
+    agent._function_map.pop(name, None)
 
 
 def _system_message_updater(update: UPDATE_SYSTEM_MESSAGE) -> Callable[[ConversableAgent, list[dict[str, Any]]],
@@ -86,13 +125,9 @@ class SwarmAgent(ConversableAgent):
             raise TypeError(f"Functions must be a callable or a list of callables; agent {name!r} got "
                             f"{type(functions).__name__}.")
         self.after_work: Optional[AFTER_WORK] = None
-        # Set by the tool executor: the hand-off chosen by the last tool results.
-        self._next_agent: Any = None
-        self._nested_chat_handoffs: list[dict[str, Any]] = []
-        # transfer function name -> (function, its ON_CONDITION); offered to the model while available.
-        self._conditional_functions: dict[str, tuple[Callable[..., Any], ON_CONDITION]] = {}
+        # The agents made for this agent's nested-chat hand-offs (kept: a later swarm run uses them again).
+        self._nested_chat_agents: list[ConversableAgent] = []
         self.register_update_agent_state_before_reply(update_agent_state_before_reply)
-        self.register_hook("update_agent_state", self._update_conditional_functions)
 
     def __str__(self) -> str:
         # The text of a transfer tool's response.
@@ -114,7 +149,9 @@ class SwarmAgent(ConversableAgent):
                 raise ValueError(f"functions must be a list of callables or UPDATE_SYSTEM_MESSAGEs; agent "
                                  f"{self.name!r} got {func!r}.")
 
-    def register_hand_off(self, hand_to: Union[list[Union[ON_CONDITION, AFTER_WORK]], ON_CONDITION, AFTER_WORK]) -> None:
+    def register_hand_off(
+        self, hand_to: Union[list[Union[ON_CONDITION, AFTER_WORK]], ON_CONDITION, AFTER_WORK]
+    ) -> None:
         """Register hand-offs: ``ON_CONDITION``s (transfer tools the model may call) and one ``AFTER_WORK``.
 
         Args:
@@ -126,50 +163,51 @@ class SwarmAgent(ConversableAgent):
         for transit in hand_to if isinstance(hand_to, list) else [hand_to]:
             if isinstance(transit, AFTER_WORK):
                 self.after_work = transit
+                self.handoffs.set_after_work(SwarmTarget(transit.agent, origin=f"after work of {self.name}"))
             elif isinstance(transit, ON_CONDITION):
-                self._register_condition(transit)
+                self.handoffs.add_llm_condition(self._on_condition(transit))
             else:
                 raise ValueError(f"Invalid hand off condition, must be either ON_CONDITION or AFTER_WORK; agent "
                                  f"{self.name!r} got {transit!r}.")
 
-    def _register_condition(self, transit: ON_CONDITION) -> None:
+    def _on_condition(self, transit: ON_CONDITION) -> OnCondition:
+        """The engine's ``OnCondition`` for ``transit``."""
+        target: Any
         if isinstance(transit.target, dict):
             queue = transit.target.get("chat_queue")
             if queue and isinstance(queue[0], dict) and "carryover_config" in queue[0]:
                 check_carryover_config(queue[0]["carryover_config"], self.name)
-            self._nested_chat_handoffs.append(
-                {"nested_chats": transit.target, "condition": transit.condition, "available": transit.available})
-            return
-        if transit.target is None:
+            config = dict(transit.target)
+            if not config.get("reply_func_from_nested_chats"):  # the swarm's: the first chat gets its carryover
+                use_async = config.get("use_async", False)
+                config["reply_func_from_nested_chats"] = (
+                    a_swarm_summary_from_nested_chats if use_async else swarm_summary_from_nested_chats)
+            target = SwarmNestedChatTarget(nested_chat_config=config)
+        elif transit.target is None:
             raise ValueError(f"ON_CONDITION of agent {self.name!r} has no target; pass target=<SwarmAgent> or a "
                              "nested chat dict.")
-        target = transit.target
+        else:
+            target = SwarmTarget(transit.target, origin=f"the hand-off of {self.name}")
+        available: Optional[AvailableCondition] = None
+        if isinstance(transit.available, str):
+            available = StringAvailableCondition(transit.available)
+        elif transit.available is not None:
+            available = SwarmAvailableCondition(function=transit.available)
+        return OnCondition(target=target, condition=StringLLMCondition(transit.condition), available=available)
 
-        def transfer() -> Agent:
-            return target
-
-        base = f"transfer_{self.name}_to_{target.name}"
-        name, count = base, 2
-        while name in self._conditional_functions:
-            name, count = f"{base}_{count}", count + 1
-        self._conditional_functions[name] = (transfer, transit)
-
-    @staticmethod
-    def _update_conditional_functions(agent: Agent, messages: Optional[list[dict[str, Any]]] = None) -> None:
-        """Offer the transfer tools whose ``available`` condition holds, withdraw the others."""
-        assert isinstance(agent, SwarmAgent)
-        for name, (func, condition) in agent._conditional_functions.items():
-            available = True
-            if callable(condition.available):
-                history = next(iter(agent.chat_messages.values()), [])
-                available = bool(condition.available(agent, history))
-            elif isinstance(condition.available, str):
-                available = bool(agent.get_context(condition.available) or False)
-            if available and name not in agent._function_map:
-                agent.add_single_function(func, name, condition.condition)
-            elif not available and name in agent._function_map:
-                agent.update_tool_signature(name, is_remove=True)
-                del agent._function_map[name]
+    @property
+    def _nested_chat_handoffs(self) -> list[dict[str, Any]]:
+        """The nested-chat hand-offs not yet given an agent (ag2 0.7.3's record of them)."""
+        found = []
+        for condition in self.handoffs.llm_conditions:
+            if isinstance(condition.target, NestedChatTarget):
+                available = condition.available
+                found.append({
+                    "nested_chats": condition.target.nested_chat_config,
+                    "condition": condition.condition.get_prompt(self, []),
+                    "available": getattr(available, "function", getattr(available, "context_variable", None)),
+                })
+        return found
 
     def add_single_function(self, func: Callable[..., Any], name: Optional[str] = None, description: str = "") -> None:
         """Offer ``func`` to the model as a tool and register it for execution.
@@ -179,12 +217,32 @@ class SwarmAgent(ConversableAgent):
             name: the tool name (default: the function's name).
             description: the tool description (default: the docstring).
         """
-        func._name = name or func.__name__  # type: ignore[attr-defined]
-        func._description = description or (func.__doc__ or "").strip()  # type: ignore[attr-defined]
-        self.update_tool_signature(_schema_without_context(func, func._name, func._description), is_remove=False)  # type: ignore[attr-defined]
-        self.register_function({func._name: func})  # type: ignore[attr-defined]
+        offer_function(self, func, name, description)
 
     def add_functions(self, func_list: list[Callable[..., Any]]) -> None:
         """``add_single_function`` for each function of ``func_list``."""
         for func in func_list:
             self.add_single_function(func)
+
+
+class SwarmNestedChatTarget(NestedChatTarget):
+    """The engine's nested-chat target with the swarm's agent: a SwarmAgent named ``nested_chat_<parent>_<n>``
+    whose ``AFTER_WORK`` hands back to the parent."""
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """The SwarmAgent that runs the nested chats, then hands back to ``parent_agent``.
+
+        Args:
+            parent_agent: the agent whose hand-off leads to the nested chats.
+            index: the hand-off's position among the parent's nested-chat hand-offs.
+        """
+        wrapper = super().create_wrapper_agent(parent_agent, index)
+        assert isinstance(wrapper, SwarmAgent)
+        wrapper.register_hand_off(AFTER_WORK(agent=parent_agent))
+        return wrapper
+
+    def _wrapper_agent_name(self, parent_agent: ConversableAgent, index: int) -> str:
+        return f"nested_chat_{parent_agent.name}_{index + 1}"
+
+    def _wrapper_agent_class(self) -> Any:
+        return SwarmAgent
