@@ -373,7 +373,8 @@ CASES: list[Any] = [
     ),
     pytest.param(
         lambda t: get_config_list(["k1", "k2"], base_urls=["u"]),
-        ValueError, "base_urls must have one URL per api key", id="get-config-list-lengths",
+        # The classic text exactly (classic tests compare it whole); it names both arguments.
+        ValueError, "The length of api_keys must match the length of base_urls", id="get-config-list-lengths",
     ),
 ]
 

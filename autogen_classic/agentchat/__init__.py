@@ -10,6 +10,16 @@ from .chat import ChatResult, a_initiate_chats, initiate_chats
 from .conversable_agent import ConversableAgent, UpdateSystemMessage
 from .eligibility_policy import AgentDescriptionGuard, AgentEligibilityPolicy, SelectionContext
 from .groupchat import GroupChat, GroupChatManager
+from .groupchat.swarm import (  # ag2 0.7.3's autogen.agentchat re-exports the swarm
+    AFTER_WORK,
+    ON_CONDITION,
+    UPDATE_SYSTEM_MESSAGE,
+    AfterWorkOption,
+    SwarmAgent,
+    SwarmResult,
+    a_initiate_swarm_chat,
+    initiate_swarm_chat,
+)
 from .group.context_variables import ContextVariables
 from .group.reply_result import ReplyResult
 from .group.multi_agent_chat import (
@@ -25,7 +35,11 @@ from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
 
 __all__ = [
+    "AFTER_WORK",
+    "ON_CONDITION",
+    "UPDATE_SYSTEM_MESSAGE",
     "Agent",
+    "AfterWorkOption",
     "AgentDescriptionGuard",
     "AgentEligibilityPolicy",
     "AssistantAgent",
@@ -37,15 +51,19 @@ __all__ = [
     "LLMAgent",
     "ReplyResult",
     "SelectionContext",
+    "SwarmAgent",
+    "SwarmResult",
     "UpdateSystemMessage",
     "UserProxyAgent",
     "a_initiate_chats",
     "a_initiate_group_chat",
+    "a_initiate_swarm_chat",
     "a_run_group_chat",
     "a_run_group_chat_iter",
     "gather_usage_summary",
     "initiate_chats",
     "initiate_group_chat",
+    "initiate_swarm_chat",
     "run_group_chat",
     "run_group_chat_iter",
     "register_function",

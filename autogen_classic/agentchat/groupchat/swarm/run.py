@@ -9,28 +9,24 @@ is given) or the sender named in the messages.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable, Optional, Union
 
 from ...agent import Agent
 from ...chat import ChatResult
-from ...conversable_agent import ConversableAgent
 from ...termination import TerminationCondition
-from ...transitions import ContextVariables, NestedChatTarget
 from ...user_proxy_agent import UserProxyAgent
 from ..group import GroupChat
-from ..handoffs import (
-    TEMP_USER_NAME,
-    cleanup_temp_user_messages,
-    link_agents_to_group_manager,
-    prepare_group_agents,
-    setup_context_variables,
-)
+from ..handoffs import cleanup_temp_user_messages, link_agents_to_group_manager
 from ..manager import GroupChatManager
+from .chat_setup import (
+    check_swarm_agents,
+    prepare_swarm_agents,
+    process_swarm_messages,
+    setup_swarm_context_variables,
+)
 from .conditions import AFTER_WORK, AFTER_WORK_KINDS, AfterWorkOption, after_work_option
-from .style import SWARM_STYLE, create_swarm_transition
+from .style import create_swarm_transition
 from .swarm_agent import SwarmAgent
-from .targets import SwarmTarget
 
 __all__ = ["a_initiate_swarm_chat", "initiate_swarm_chat"]
 
@@ -42,23 +38,6 @@ class _Swarm:
     messages: list[dict[str, Any]]
 
 
-def _check_agents(initial_agent: Any, agents: Any) -> None:
-    if not isinstance(initial_agent, SwarmAgent):
-        raise AssertionError(f"initial_agent must be a SwarmAgent; got {type(initial_agent).__name__}.")
-    if not isinstance(agents, list) or not all(isinstance(a, SwarmAgent) for a in agents):
-        raise AssertionError("Agents must be a list of SwarmAgents.")
-    names = [a.name for a in agents]
-    members = agents + [nested for agent in agents for nested in agent._nested_chat_agents]
-    for agent in agents:
-        targets = [c.target.value for c in agent.handoffs.llm_conditions if isinstance(c.target, SwarmTarget)]
-        if agent.after_work is not None:
-            targets.append(agent.after_work.agent)
-        for target in targets:
-            if isinstance(target, ConversableAgent) and target not in members:
-                raise ValueError(f"Agent {agent.name!r} hands off to {target.name!r}, which is not in the swarm; "
-                                 f"add it to agents (the swarm has {names}).")
-
-
 def _check_after_work(after_work: Any) -> Any:
     if isinstance(after_work, str):
         return after_work_option(after_work)
@@ -68,64 +47,22 @@ def _check_after_work(after_work: Any) -> Any:
                      f"{AFTER_WORK_KINDS}.")
 
 
-def _leads_to_one_of(condition: Any, agents: list[ConversableAgent]) -> bool:
-    return isinstance(condition.target, SwarmTarget) and condition.target.value in agents
-
-
-def _nested_chat_agents(agents: list[SwarmAgent]) -> list[ConversableAgent]:
-    """Give each nested-chat hand-off its agent (the engine's ``NestedChatTarget`` makes it); as in ag2 0.7.3,
-    their transfer tools come after the agent's other hand-offs."""
-    for agent in agents:
-        conditions = agent.handoffs.llm_conditions
-        for condition in conditions:
-            if isinstance(condition.target, NestedChatTarget):
-                nested = condition.target.create_wrapper_agent(agent, len(agent._nested_chat_agents))
-                agent._nested_chat_agents.append(nested)
-                condition.target = SwarmTarget(nested, origin=f"the nested-chat hand-off of {agent.name}")
-        conditions.sort(key=partial(_leads_to_one_of, agents=agent._nested_chat_agents))
-    return [nested for agent in agents for nested in agent._nested_chat_agents]
-
-
-def _first_speaker(messages: list[dict[str, Any]], user_agent: Optional[UserProxyAgent],
-                   swarm_agents: list[ConversableAgent]) -> tuple[Optional[Agent], list[Agent]]:
-    """The agent that sends the (last) initial message, and the temporary user agent if one is needed."""
-    if len(messages) == 1 and "name" not in messages[0] and user_agent is None:
-        temp = UserProxyAgent(name=TEMP_USER_NAME, code_execution_config=False)
-        return temp, [temp]
-    name = messages[0].get("name")
-    if name is None:
-        # Several messages without a named first sender: resuming the group chat finds the sender of the last.
-        return user_agent, []
-    for agent in swarm_agents:
-        if agent.name == name:
-            return agent, []
-    if user_agent is not None and name == user_agent.name:
-        return user_agent, []
-    raise ValueError(f"Invalid swarm agent name in last message: {name}; "
-                     f"expected one of {[a.name for a in swarm_agents]} or the user agent.")
-
-
 def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], str], agents: list[SwarmAgent],
              user_agent: Optional[UserProxyAgent], max_rounds: int, context_variables: Optional[dict[str, Any]],
              after_work: Any, termination: Any = None) -> _Swarm:
-    _check_agents(initial_agent, agents)
+    # Every check before anything is changed; then ag2 0.7.3's steps, in its order.
+    check_swarm_agents(initial_agent, agents)
     after_work = _check_after_work(after_work)
-    nested = _nested_chat_agents(agents)
-    # One dict for the whole swarm: each agent's _context_variables is a view of it.
-    shared = ContextVariables.wrap(context_variables if context_variables is not None else {})
-    executor, wrapped = prepare_group_agents(agents, shared, exclude_transit_message=False, style=SWARM_STYLE)
-    swarm_agents: list[ConversableAgent] = [*agents, *nested, *wrapped]
-    messages = [{"role": "user", "content": messages}] if isinstance(messages, str) else messages
-    first, temp_users = _first_speaker(messages, user_agent, swarm_agents)
-    names = [a.name for a in swarm_agents]
+    executor, nested = prepare_swarm_agents(initial_agent, agents)
+    messages, first, names, temp_users = process_swarm_messages(messages, user_agent, agents, nested)
     transition = create_swarm_transition(initial_agent, executor, names, user_agent, after_work)
     groupchat = GroupChat(
-        agents=[executor, *swarm_agents, *([user_agent] if user_agent else temp_users)],
+        agents=[executor, *agents, *nested, *([user_agent] if user_agent else temp_users)],
         messages=[], max_round=max_rounds, speaker_selection_method=transition, termination=termination,
     )
     manager = GroupChatManager(groupchat)
-    # As in ag2 0.7.3, the user agent keeps its own context variables.
-    setup_context_variables(executor, list(agents), manager, None, shared)
+    # One dict for the whole swarm: each agent's _context_variables is that dict.
+    setup_swarm_context_variables(executor, agents, manager, context_variables if context_variables is not None else {})
     link_agents_to_group_manager(groupchat.agents, manager)
     return _Swarm(manager, first, messages)
 

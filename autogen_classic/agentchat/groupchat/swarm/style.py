@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ..group import GroupChat
     from ..selection.trace import HandoffStep
 
-__all__ = ["SWARM_STYLE", "TOOL_EXECUTOR_NAME", "create_swarm_transition", "swarm_after_work_target"]
+__all__ = ["SWARM_STYLE", "TOOL_EXECUTOR_NAME", "create_swarm_transition", "determine_swarm_next_agent",
+           "swarm_after_work_target"]
 
 TOOL_EXECUTOR_NAME = "Tool_Execution"
 """The name of the swarm's tool executor (ag2 0.7.3's ``__TOOL_EXECUTOR_NAME__``)."""
@@ -128,3 +129,66 @@ def create_swarm_transition(
     """
     return GroupTransition(initial_agent, tool_execution, swarm_agent_names, user_agent,
                            swarm_after_work_target(swarm_after_work), style=SWARM_STYLE)
+
+
+class _PendingNextAgent:
+    """An agent standing for the tool executor (ag2 0.7.3 code makes a ``SwarmAgent("Tool_Execution")``), seen
+    as the engine's executor: its pending hand-off is its ``_next_agent`` (an agent, a name or an option)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+
+    def has_next_target(self) -> bool:
+        return getattr(self.agent, "_next_agent", None) is not None
+
+    def get_next_target(self) -> SwarmTarget:
+        return SwarmTarget(self.agent._next_agent, origin=f"the _next_agent of {self.name}")  # type: ignore[attr-defined]
+
+    def next_target_step(self) -> None:
+        return None
+
+    def clear_next_target(self) -> None:
+        self.agent._next_agent = None  # type: ignore[attr-defined]
+
+
+def determine_swarm_next_agent(
+    last_speaker: Agent,
+    groupchat: GroupChat,
+    initial_agent: ConversableAgent,
+    use_initial_agent: bool,
+    tool_execution: Agent,
+    swarm_agent_names: list[str],
+    user_agent: Optional[UserProxyAgent],
+    swarm_after_work: Any,
+) -> Union[Agent, str, None]:
+    """The swarm's next speaker, decided once as its transition decides each turn: the initial agent first; the
+    tool executor after tool calls; a hand-off pending on the executor (then cleared); back to the agent whose
+    tools ran or whom the user answered; else the last swarm agent's ``AFTER_WORK``, else ``swarm_after_work``.
+
+    Args:
+        last_speaker: the agent that spoke last.
+        groupchat: the group chat (its messages are read).
+        initial_agent: the first agent to speak.
+        use_initial_agent: whether this is the first turn (the initial agent speaks).
+        tool_execution: the tool executor (from ``prepare_swarm_agents``); any other agent may stand for it, its
+            ``_next_agent`` then holding the pending hand-off.
+        swarm_agent_names: the names of the swarm's agents.
+        user_agent: the user agent, if any.
+        swarm_after_work: the swarm-level after work (an AFTER_WORK, an AfterWorkOption, an agent or a callable).
+
+    Returns:
+        The next agent, None to end the chat, or "auto" (``SWARM_MANAGER``: the group chat's model chooses).
+    """
+    executor: Any = tool_execution
+    if not isinstance(tool_execution, GroupToolExecutor):
+        executor = _PendingNextAgent(tool_execution)
+    elif getattr(tool_execution, "_next_agent", None) is not None:  # set by ag2 0.7.3 code on the executor
+        pending = _PendingNextAgent(tool_execution)
+        tool_execution.set_next_target(pending.get_next_target())
+        pending.clear_next_target()
+    transition = GroupTransition(initial_agent, executor, swarm_agent_names, user_agent,
+                                 swarm_after_work_target(swarm_after_work), style=SWARM_STYLE)
+    transition.use_initial_agent = use_initial_agent
+    chosen = transition(last_speaker, groupchat)
+    return tool_execution if chosen is executor else chosen

@@ -124,7 +124,7 @@ class SwarmAgent(ConversableAgent):
         elif functions is not None:
             raise TypeError(f"Functions must be a callable or a list of callables; agent {name!r} got "
                             f"{type(functions).__name__}.")
-        self.after_work: Optional[AFTER_WORK] = None
+        self._after_work: Optional[AFTER_WORK] = None
         # The agents made for this agent's nested-chat hand-offs (kept: a later swarm run uses them again).
         self._nested_chat_agents: list[ConversableAgent] = []
         self.register_update_agent_state_before_reply(update_agent_state_before_reply)
@@ -163,7 +163,6 @@ class SwarmAgent(ConversableAgent):
         for transit in hand_to if isinstance(hand_to, list) else [hand_to]:
             if isinstance(transit, AFTER_WORK):
                 self.after_work = transit
-                self.handoffs.set_after_work(SwarmTarget(transit.agent, origin=f"after work of {self.name}"))
             elif isinstance(transit, ON_CONDITION):
                 self.handoffs.add_llm_condition(self._on_condition(transit))
             else:
@@ -194,6 +193,21 @@ class SwarmAgent(ConversableAgent):
         elif transit.available is not None:
             available = SwarmAvailableCondition(function=transit.available)
         return OnCondition(target=target, condition=StringLLMCondition(transit.condition), available=available)
+
+    @property
+    def after_work(self) -> Optional[AFTER_WORK]:
+        """The agent's ``AFTER_WORK`` (None: the swarm's after work applies)."""
+        return self._after_work
+
+    @after_work.setter
+    def after_work(self, value: Optional[AFTER_WORK]) -> None:
+        # Assigned directly too by ag2 0.7.3 code: the engine reads the agent's after-work target, kept in step.
+        self._after_work = value
+        if value is not None:
+            choice = value.agent if isinstance(value, AFTER_WORK) else value
+            self.handoffs.set_after_work(SwarmTarget(choice, origin=f"after work of {self.name}"))
+        else:
+            self.handoffs.after_works = [c for c in self.handoffs.after_works if c.condition is not None]
 
     @property
     def _nested_chat_handoffs(self) -> list[dict[str, Any]]:

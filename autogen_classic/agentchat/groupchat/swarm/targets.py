@@ -95,6 +95,9 @@ class SwarmTarget(TransitionTarget):
             self._chosen = _label(choice)
         if isinstance(choice, str):
             names = _swarm_names(groupchat)
+            if choice not in names and origin.startswith("after work"):  # ag2 0.7.3 words the two cases apart
+                raise ValueError(f"Invalid agent name in after_work: {choice} ({origin}). Ensure the agent exists "
+                                 f"in the swarm; its agents are {names}.")
             if choice not in names:
                 raise ValueError(f"No agent found with the name '{choice}' ({origin}). Ensure the agent exists in "
                                  f"the swarm; its agents are {names}.")
