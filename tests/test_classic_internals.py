@@ -205,7 +205,9 @@ SAMPLE_RESPONSE = {
 
 
 @pytest.fixture
-def db_connection() -> Iterator[sqlite3.Connection]:
+def db_connection(monkeypatch: pytest.MonkeyPatch) -> Iterator[sqlite3.Connection]:
+    # stop() keeps the logger object (as the classic does): put the module's state back afterwards.
+    monkeypatch.setattr(autogen.runtime_logging, "autogen_logger", autogen.runtime_logging.autogen_logger)
     autogen.runtime_logging.start(config={"dbname": ":memory:"})
     con = autogen.runtime_logging.get_connection()
     assert con is not None

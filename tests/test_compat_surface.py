@@ -256,11 +256,15 @@ def test_one_object_behind_every_classic_path() -> None:
 
 
 # Constants whose classic values scripts rely on (paths and the package's own version excluded).
+# Module state that starts with the recorded value but changes as the package is used (runtime logging
+# keeps its logger after stop(), as the classic does), so other tests may leave it set.
+MODULE_STATE = {"autogen_logger", "is_logging"}
 CONSTANT_CASES = [
     (m, n, e["value"])
     for m, names in sorted(MODULES.items())
     for n, e in sorted(names.items())
-    if "value" in e and not (isinstance(e["value"], str) and "/" in e["value"]) and n != "__version__"
+    if "value" in e and not (isinstance(e["value"], str) and "/" in e["value"])
+    and n != "__version__" and n not in MODULE_STATE
 ]
 
 
