@@ -34,11 +34,11 @@ class _ThisInterpreter(KernelSpecManager):
         )
 
 
-def _execute(name: str, workdir: Path) -> nbformat.NotebookNode:
+def _execute(name: str, workdir: Path, cell_timeout: int = 180) -> nbformat.NotebookNode:
     notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     assert notebook.metadata["kernelspec"]["name"] == "python3"
     manager = KernelManager(kernel_name="python3", kernel_spec_manager=_ThisInterpreter())
-    client = NotebookClient(notebook, km=manager, timeout=180, resources={"metadata": {"path": str(workdir)}})
+    client = NotebookClient(notebook, km=manager, timeout=cell_timeout, resources={"metadata": {"path": str(workdir)}})
     client.execute()  # raises CellExecutionError on the first failing cell
     return notebook
 
@@ -70,7 +70,7 @@ def test_every_notebook_is_tested() -> None:
     names = sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb"))
     assert names == [
         "01_quick_start", "02_transition_graphs", "03_manual_selection", "04_custom_selection", "05_save_and_resume",
-        "06_customer_service_swarm",
+        "06_customer_service_swarm", "07_group_patterns",
     ]
 
 
@@ -168,3 +168,84 @@ def test_customer_service_swarm(offline: Path) -> None:
     assert re.search(r"^handoffs: triage -> \w+", embedded, re.MULTILINE)
     assert re.search(r"^end reason: .+\nlast agent: \w+\ncontext variables:\n  customer_name: Wile E. Coyote$",
                      embedded, re.MULTILINE)
+
+
+# The 20 routing runs on the embedded model take well under a minute on an idle machine; the limits leave room for
+# a machine shared with other work.
+@pytest.mark.timeout(600)
+def test_group_patterns(offline: Path) -> None:
+    text = _text(_execute("07_group_patterns", offline, cell_timeout=480))
+    scripted, embedded = text.split("embedded model: ")
+    # Part 1: every kind of handoff, in the messages ...
+    assert (
+        "            customer: The app crashes when I open the settings page.\n"
+        "              triage: calls transfer_to_tech_1()\n"
+        "_Group_Tool_Executor: Transfer to tech\n"
+        "                tech: Please update the app to version 2.1; that fixes the crash.\n"
+        "            customer: Updated, it works. But I was charged twice in March. My PIN is 1234.\n"
+        "                tech: Refunds are decided by billing: passing you on.\n"
+        "Justification: Match found -> refund\n"
+        "             billing: calls log_in(pin='1234')\n"
+        "_Group_Tool_Executor: Wrong PIN (attempt 1).\n"
+        "            customer: Sorry, it is 4321.\n"
+        "             billing: calls log_in(pin='4321')\n"
+        "_Group_Tool_Executor: Logged in as account 42.\n"
+        "             billing: [Handing off to refunds]\n"
+        "             refunds: I found two charges of $9.99 on March 3 and refunded one.\n"
+    ) in scripted
+    # ... in what the console printed, as AG2 Classic 0.14 prints it ...
+    assert (
+        "***** LLM-based OnCondition handoff (triage): tech *****\n"
+        "***** AfterWork handoff (tech): Revert to User *****\n"
+        "***** ReplyResult transition (billing): Revert to User *****\n"
+        "***** OnContextCondition handoff (billing): refunds *****\n"
+        "***** AfterWork handoff (refunds): Revert to User *****\n"
+    ) in scripted
+    # ... and in the selection trace, with what moved each turn.
+    moves = [line.strip() for line in scripted.splitlines() if line.startswith("    handoff ")]
+    assert moves[:13] == [
+        "handoff initial_agent -> triage via the pattern's initial_agent",
+        "handoff tool_call triage -> _Group_Tool_Executor via transfer_to_tech_1",
+        "handoff llm_condition triage -> tech via transfer_to_tech_1",
+        "handoff after_work tech -> Revert to User via after work (always) (customer)",
+        "handoff user_return customer -> tech via the user answered",
+        "handoff guardrail tech -> billing via no_refund_promises",
+        "handoff tool_call billing -> _Group_Tool_Executor via log_in",
+        "handoff reply_result billing -> Revert to User via the ReplyResult of log_in (customer)",
+        "handoff user_return customer -> billing via the user answered",
+        "handoff tool_call billing -> _Group_Tool_Executor via log_in",
+        "handoff tool_return _Group_Tool_Executor -> billing via its tool calls ran",
+        "handoff context_condition billing -> refunds via ${logged_in} and ${attempts} < 3",
+        "handoff after_work refunds -> Revert to User via after work (always) (customer)",
+    ]
+    assert re.search(r"^11\s+billing\s+-\s+refunds\s+0\s+0$", scripted, re.MULTILINE)
+    assert ("13 selection(s), 0 question(s) to the selector\nend reason: customer gave no reply.\n"
+            "last agent: refunds\ncontext variables: {'logged_in': True, 'attempts': 2}\n") in scripted
+    # run_group_chat: the events of a transfer to sales, the customer's exit, and the results.
+    assert (
+        "TextEvent\nGroupChatRunChatEvent\nUsingAutoReplyEvent\nToolCallEvent\nGroupChatRunChatEvent\n"
+        "ExecuteFunctionEvent\nExecutedFunctionEvent\nOnConditionLLMTransitionEvent\nToolResponseEvent\n"
+        "GroupChatRunChatEvent\nUsingAutoReplyEvent\nTextEvent\nAfterWorksTransitionEvent\nGroupChatRunChatEvent\n"
+        "InputRequestEvent\nTerminationEvent\nTerminationEvent\nRunCompletionEvent\n"
+        "summary: The team plan is $8 per user per month.\nlast speaker: sales\n"
+        "context variables: {'logged_in': False, 'attempts': 0}\n"
+    ) in scripted
+
+    # Part 2 (the model chooses): only the structure.
+    assert embedded.startswith("smollm2-135m-instruct\n")
+    assert "    handoff initial_agent -> triage via the pattern's initial_agent\n" in embedded
+    assert re.search(r"^    handoff llm_condition triage -> (tech|billing|sales) via transfer_to_\1_[123]$", embedded,
+                     re.MULTILINE)
+    rows = re.findall(r"^\s*(tech|billing|sales) -> (tech|billing|sales|\(none\))\s+(right|wrong)\s+(\S+)\s+.+$",
+                      embedded, re.MULTILINE)
+    assert len(rows) == 20
+    assert all((expected == reached) == (verdict == "right") for expected, reached, verdict, _ in rows)
+    assert [expected for expected, *_ in rows] == ["tech"] * 7 + ["billing"] * 7 + ["sales"] * 6
+    assert "runs: 20\n" in embedded
+    counted = re.search(r"^routed right: (\d+) of 20 \(rate ([\d.]+)\)$", embedded, re.MULTILINE)
+    assert counted is not None
+    right, rate = int(counted.group(1)), float(counted.group(2))
+    assert right == sum(verdict == "right" for *_, verdict, _ in rows) and 0.0 <= rate <= 1.0
+    assert rate == round(right / 20, 2)
+    # Each of the 20 traces names the pattern's initial agent and triage's (required) transfer call.
+    assert "handoff kinds in the traces: initial_agent 20, tool_call 20\n" in embedded
