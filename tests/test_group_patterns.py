@@ -638,3 +638,19 @@ def test_transit_messages_are_left_out_without_touching_the_history() -> None:
     assert repr(history) == before  # the stored history is untouched
     assert shown[0] is history[0]  # messages that lose nothing are not copied
     assert make_remove_function([])(history) is history  # nothing to leave out: nothing is copied
+
+
+def test_leaving_run_group_chat_iter_early_stops_the_chat(scripted_server: ScriptedOpenAIServer) -> None:
+    import threading
+
+    from autogen_classic.io.chat_worker import ChatThread
+
+    pattern = user_pattern(scripted_server)
+    seen = []
+    for event in run_group_chat_iter(pattern=pattern, messages="Start", max_rounds=6, yield_on=[TextEvent]):
+        seen.append((type(event).__name__, event.content.sender))
+        if len(seen) == 2:
+            break  # after alice's first answer: the user is never asked
+    assert seen == [("TextEvent", "user"), ("TextEvent", "alice")]
+    assert not [t for t in threading.enumerate() if isinstance(t, ChatThread) and t.is_alive()]
+    assert scripted_server.request_count == 1 and scripted_server.pending_replies == 2
