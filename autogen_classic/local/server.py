@@ -37,9 +37,11 @@ TOOL_CHAT_FORMAT = "autogen-classic-tools"
 """The default chat format: the model's own template, plus tool calls (``tool_calls.py``)."""
 MODEL_TEMPLATE = "chat_template.default"
 """The chat format of the model's own template alone: requests with tools get text answers."""
-# The handler runs in the server process, started by path: importing it through the package would load
-# all of autogen_classic there (seconds of start-up) for one module that needs only llama_cpp.
-_TOOL_HANDLER = Path(__file__).with_name("tool_calls.py")
+# The server process starts from this file, by path, whatever the chat format: it registers the tool-call
+# handler and makes llama.cpp accept content-part lists and null content (chat_request.py). Importing it
+# through the package would load all of autogen_classic there (seconds of start-up) for modules that need
+# only llama_cpp.
+_SERVER_ENTRY = Path(__file__).with_name("tool_calls.py")
 _BOOTSTRAP = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
 _PORT_ATTEMPTS = 3
 _IN_USE_MARKER = "address already in use"
@@ -102,6 +104,10 @@ class EmbeddedServer:
             model's own template, and OpenAI-style ``tool_calls`` for requests with ``tools``;
             ``MODEL_TEMPLATE``: the template alone; any other llama.cpp chat format by name, e.g.
             ``"chatml-function-calling"``.
+
+    With every chat format the server takes ``content`` as a list of OpenAI content parts in any role
+    (text parts joined one per line, an image as the text ``<image>``: the model reads text only) and
+    assistant messages with ``"content": null``; see ``chat_request.py``.
 
     Use ``start()``/``stop()`` or ``with EmbeddedServer() as server: ...``.
     """
@@ -218,11 +224,7 @@ class EmbeddedServer:
         fd, log_name = tempfile.mkstemp(prefix=f"autogen-classic-smollm2-{port}-", suffix=".log")
         self._log_path, self._port, self._owner_pid = Path(log_name), port, os.getpid()
         threads = str(self._n_threads)
-        if self._chat_format == TOOL_CHAT_FORMAT:
-            entry = [sys.executable, "-c", _BOOTSTRAP, str(_TOOL_HANDLER)]  # registers the format, then serves
-        else:
-            entry = [sys.executable, "-m", "llama_cpp.server"]
-        command = entry + [
+        command = [sys.executable, "-c", _BOOTSTRAP, str(_SERVER_ENTRY)] + [
             "--model", str(model), "--model_alias", MODEL_NAME, "--chat_format", self._chat_format,
             "--host", HOST, "--port", str(port), "--n_ctx", str(self._n_ctx),
             "--n_threads", threads, "--n_threads_batch", threads,

@@ -17,20 +17,26 @@ and ``response_format`` work as before. A request with tools is answered in thre
 
 Earlier calls in the conversation are shown in the same notation, and tool results as messages
 "Result of <name>: ...". One call is made per answer. Legacy ``functions``/``function_call`` requests
-get a ``function_call`` answer. The server also accepts assistant messages with ``"content": null``
-(the OpenAI form of a tool-call message), which llama.cpp's request model refuses on its own.
+get a ``function_call`` answer.
 
-The module imports llama_cpp and runs only in the server's process (``server.py`` starts it by path,
-see ``main``); the package never imports it.
+``main`` is the entry point of the server's process for every chat format (``server.py`` starts this
+file by path): it registers the handler and puts each chat request through ``chat_request.py`` first,
+so content-part lists in any role and assistant ``"content": null`` are accepted, which llama.cpp's
+request model refuses on its own.
+
+The module imports llama_cpp and runs only in the server's process; the package never imports it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import llama_cpp
@@ -59,15 +65,30 @@ _SAMPLING = (
 _template_handlers: dict[int, tuple[llama_cpp.Llama, Any]] = {}
 
 
+def _sibling(name: str) -> ModuleType:
+    """The module ``name`` of this folder: through the package when imported from it, else by path (the
+    server's process never imports the package, which loads all of autogen_classic)."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
+    # Started by path (see server.py): load the file under a private name, leaving sys.path alone.
+    private = f"_autogen_classic_local_{name}"
+    if private not in sys.modules:
+        spec = importlib.util.spec_from_file_location(private, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[private] = module
+        spec.loader.exec_module(module)
+    return sys.modules[private]
+
+
+_chat_request = _sibling("chat_request")
+
+
 # ------------------------------------------------------------------------------------- the conversation
 def _text(content: Any) -> str:
-    """The text of a message's content: a string, None or a list of parts."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    """The text of a message's content: a string, None or a list of parts (as ``chat_request`` renders them)."""
+    if content is None or isinstance(content, (str, list)):
+        return str(_chat_request.content_text(content))
     return str(content)
 
 
@@ -335,67 +356,16 @@ def register() -> None:
 
 
 # ------------------------------------------------------------------------------------------- the server
-def _accept_null_content(body: bytes) -> bytes:
-    """The request body with ``"content": null`` removed from assistant messages.
-
-    OpenAI clients (and agents) send a tool-call message as ``{"role": "assistant", "content": null,
-    "tool_calls": [...]}``; llama.cpp's request model allows the content to be missing, not null, and
-    refuses the whole request.
-    """
-    try:
-        request = json.loads(body)
-    except ValueError:
-        return body  # llama.cpp reports it
-    messages = request.get("messages") if isinstance(request, dict) else None
-    nulls = [m for m in messages or [] if isinstance(m, dict) and m.get("role") == "assistant"
-             and "content" in m and m["content"] is None]  # fmt: skip
-    for message in nulls:
-        del message["content"]
-    return json.dumps(request).encode("utf-8") if nulls else body
-
-
-class _NullContentMiddleware:
-    """ASGI middleware putting chat completion requests through ``_accept_null_content``."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        chat = scope["type"] == "http" and scope.get("method") == "POST"
-        if not (chat and str(scope.get("path", "")).endswith("/chat/completions")):
-            await self.app(scope, receive, send)
-            return
-        parts, more = [], True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left before sending it all
-                return
-            parts.append(message.get("body", b""))
-            more = bool(message.get("more_body", False))
-        body = _accept_null_content(b"".join(parts))
-        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
-        headers.append((b"content-length", str(len(body)).encode("ascii")))
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                return dict(await receive())  # what follows the body: the disconnect
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app({**scope, "headers": headers}, replay, send)
-
-
 def main(argv: list[str]) -> None:
-    """Register the handler, then run llama.cpp's server with ``argv`` (its command-line arguments)."""
+    """Register the handler, then run llama.cpp's server with ``argv`` (its command-line arguments), with
+    chat requests put through ``chat_request.accept_request`` whatever its ``--chat_format``."""
     register()
     import llama_cpp.server.app as server_app
 
     build = server_app.create_app
 
     def create_app(*args: Any, **kwargs: Any) -> Any:
-        return _NullContentMiddleware(build(*args, **kwargs))
+        return _chat_request.ChatRequestMiddleware(build(*args, **kwargs))
 
     # Replaced before the server's __main__ imports the name.
     server_app.create_app = create_app  # type: ignore[assignment]
