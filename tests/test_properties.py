@@ -96,14 +96,16 @@ def temp_transcript() -> TempTranscript:
 # ----------------------------------------------------------------- manual selection
 EOF_MARK = object()  # the closed console, in the replayed rules
 INTERRUPT = KeyboardInterrupt
-LINE = st.one_of(TEXT, st.integers(-3, 6).map(str), st.just(INTERRUPT))
+# ``x`` ends the chat at the prompt (tests/test_manual_selection_keyboard.py); here every chat runs to max_round.
+LINE = st.one_of(TEXT.filter(lambda text: text.strip() != "x"), st.integers(-3, 6).map(str), st.just(INTERRUPT))
 
 
 def expected_manual_chat(script: list[Any], eof: bool, rounds: int) -> tuple[list[str], int]:
     """The documented manual-selection rules, replayed: return the speakers and how many prompts are shown.
 
-    Per selection: a number from 1 to 3 chooses; other text is invalid and asks again, at most twice;
-    empty input, ``q``, EOF or Ctrl-C, or a second invalid input, choose by round robin (no model).
+    Per selection: a number from 1 to 3 chooses, and so does a name in any letter case or the start of one;
+    ``?`` and ``h`` show help and ask again without using a try; other text is invalid and asks again, at most
+    twice; empty input, ``q``, EOF or Ctrl-C, or a second invalid input, choose by round robin (no model).
     """
     inputs = deque(script)
     speakers: list[str] = []
@@ -125,12 +127,19 @@ def expected_manual_chat(script: list[Any], eof: bool, rounds: int) -> tuple[lis
             text = item.strip()
             if text in ("", "q"):
                 break
+            if text in ("?", "h"):
+                continue
             try:
                 number = int(text)
             except ValueError:
-                number = 0
-            if 1 <= number <= len(NAMES):
+                number = None
+            folded = text.casefold()
+            named = [i for i, name in enumerate(NAMES) if name == folded] or [
+                i for i, name in enumerate(NAMES) if name.startswith(folded)]
+            if number is not None and 1 <= number <= len(NAMES):
                 choice = number - 1
+            elif number is None and len(named) == 1:  # the names share no start: never ambiguous
+                choice = named[0]
             else:
                 invalid += 1
         last = choice if choice is not None else (last + 1) % len(NAMES)
@@ -169,6 +178,8 @@ def test_the_manual_oracle_matches_known_cases() -> None:
     assert expected_manual_chat(["0", "9", "2"], True, 1) == (["bob"], 2)
     assert expected_manual_chat([""], True, 2) == (["bob", "carol"], 2)  # the second prompt meets EOF
     assert expected_manual_chat([INTERRUPT, "1"], False, 2) == (["bob", "alice"], 2)
+    # tests/test_manual_selection_keyboard.py: names and their starts choose; ? and h use no try.
+    assert expected_manual_chat(["?", "h", "zed", "CAR"], True, 1) == (["carol"], 4)
 
 
 # ----------------------------------------------------------------- message dicts

@@ -30,7 +30,8 @@ def _group_chat_demo(args: argparse.Namespace) -> int:
         emit_print(f"Error: {err}", iostream=out)
         return 1
     emit_print(default.description, iostream=out)
-    demo = build_group_chat_demo(default.llm_config, manual=args.manual, max_round=args.max_round)
+    demo = build_group_chat_demo(default.llm_config, manual=args.manual, max_round=args.max_round,
+                                 manual_view=args.manual_view)
     demo.user_proxy.initiate_chat(demo.manager, message=args.task or DEMO_TASK)
 
     emit_print("\nSpeaker selection:", iostream=out)
@@ -87,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     demo.add_argument("--manual", action="store_true", help="choose each speaker at the keyboard")
+    demo.add_argument(
+        "--manual-view", choices=["rich", "classic"], default="rich",
+        help="with --manual: 'rich' (default) shows descriptions and a suggestion; 'classic' the classic prompt",
+    )
     demo.add_argument("--task", help="the task for the team (default: a small Python function)")
     demo.add_argument("--max-round", type=_positive_int, default=6, help="rounds, the task included (default 6)")
     demo.add_argument(

@@ -46,7 +46,8 @@ class GroupChatDemo:
 
 
 def build_group_chat_demo(
-    llm_config: dict[str, Any], *, manual: bool = False, max_round: int = 6, max_tokens: int = 160
+    llm_config: dict[str, Any], *, manual: bool = False, max_round: int = 6, max_tokens: int = 160,
+    manual_view: str = "rich",
 ) -> GroupChatDemo:
     """Build the planner / coder / critic team.
 
@@ -56,6 +57,8 @@ def build_group_chat_demo(
             no transition graph).
         max_round: the number of rounds, the task message included.
         max_tokens: the longest reply an agent may write (keeps the demo quick on a CPU).
+        manual_view: the view of manual selection, "rich" (descriptions and a suggestion up front) or
+            "classic" (the classic prompt).
     """
     agent_config = {**llm_config, "max_tokens": max_tokens}
     user_proxy = UserProxyAgent(
@@ -88,6 +91,7 @@ def build_group_chat_demo(
         speaker_selection_method="manual" if manual else "auto",
         allowed_or_disallowed_speaker_transitions=transitions,
         speaker_transitions_type="allowed" if transitions else None,
+        manual_selection_view=manual_view,  # type: ignore[arg-type]
     )
     manager = GroupChatManager(
         groupchat,

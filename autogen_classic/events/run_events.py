@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 from uuid import UUID
 
-from pydantic import field_serializer
+from pydantic import field_serializer, model_serializer
 from termcolor import colored
 
 from .base_event import BaseEvent, resolve_print_callable, wrap_event
@@ -23,22 +23,38 @@ __all__ = [
 _JSON_PLAIN = (str, int, float, bool, type(None), dict, list)
 
 
+def without_absent_selection(data: Any) -> Any:
+    """An input request's serialised content without ``speaker_selection`` when it is None: the classic form."""
+    if isinstance(data, dict) and data.get("speaker_selection", 0) is None:
+        data.pop("speaker_selection")
+    return data
+
+
 @wrap_event
 class InputRequestEvent(BaseEvent):
     """Human input is asked for. Answer it with ``event.content.respond(text)`` (once).
 
     ``respond`` is set by the stream that asks (a run's stream); it serialises as null.
+    ``speaker_selection`` (this package's own, None otherwise): when the person picks the next speaker of a
+    group chat, the choice as data: ``candidates`` (number, name, description), ``excluded`` (name, the step
+    ``by`` and ``why``), ``suggestion`` (name, rule, reason, or None), ``last_speaker``, ``prompt``, ``view``
+    and the ``commands``; answer with a candidate's name or number.
     """
 
     prompt: str
     password: bool = False
     respond: Optional[Callable[[str], Any]] = None
     type: str = "input_request"
+    speaker_selection: Optional[dict[str, Any]] = None
 
     @field_serializer("respond")
     def _no_function(self, respond: Any) -> None:
         # A function has no JSON form; the request reads the same before and after it can be answered.
         return None
+
+    @model_serializer(mode="wrap")
+    def _classic_form(self, handler: Any) -> Any:
+        return without_absent_selection(handler(self))
 
 
 @wrap_event

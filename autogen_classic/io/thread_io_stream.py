@@ -21,6 +21,7 @@ from ..events.base_event import as_event
 from ..events.print_event import PrintEvent
 from ..events.run_events import PACKAGE_EVENTS, InputRequestEvent
 from .base import AsyncIOStreamProtocol, IOStreamProtocol  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from .input_details import pending_speaker_selection
 
 if TYPE_CHECKING:
     from .step_controller import StepController
@@ -95,7 +96,7 @@ class _RunStream:
         return PrintEvent(*objects, sep=sep, end=end)
 
     def _request(self, prompt: str, password: bool) -> Any:
-        request = InputRequestEvent(prompt=prompt, password=password)
+        request = InputRequestEvent(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
         request.content.respond = InputAnswer(self._output_stream.put, prompt)
         return request
 

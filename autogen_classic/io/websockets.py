@@ -2,7 +2,8 @@
 
 Every event an agent prints travels to the client as its JSON (``{"type": ..., "content": {...}}``);
 a plain ``print`` travels as a ``"print"`` event. An input prompt travels as plain text (nothing
-when the prompt is empty) and the client's next message is the answer.
+when the prompt is empty) and the client's next message is the answer. A manual speaker selection sends
+an ``"input_request"`` event carrying the candidates as data (``speaker_selection``) before its prompt.
 
 ``run_server_in_thread`` serves websockets on a background thread; each connection runs
 ``on_connect`` with its ``IOWebsockets`` as the default ``IOStream``, so a chat started there
@@ -24,7 +25,9 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Union
 
 from ..events.base_event import BaseEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..events.print_event import PrintEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.run_events import InputRequestEvent
 from .base import IOStream
+from .input_details import pending_speaker_selection
 
 __all__ = ("IOWebsockets",)
 
@@ -200,6 +203,11 @@ class IOWebsockets(IOStream):
         ``password`` is accepted for the ``IOStream`` interface; the client decides how to ask.
         Raises ``EOFError`` when the connection closes before an answer arrives.
         """
+        selection = pending_speaker_selection()
+        if selection is not None:
+            # A manual speaker selection: the choice as data first, for a client that offers buttons.
+            self._websocket.send(InputRequestEvent(prompt=prompt, password=password,
+                                                   speaker_selection=selection).model_dump_json())
         if prompt:
             self._websocket.send(prompt)
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 from typing import Any, Callable, Optional
 
-from pydantic import PrivateAttr
+from pydantic import PrivateAttr, model_serializer
 from termcolor import colored
 
 from ..events import run_events as events
@@ -82,11 +82,19 @@ def _answerable(fields: dict[str, Any], content: Any) -> dict[str, Any]:
 
 @wrap_message(event=events.InputRequestEvent, adapt=_answerable)
 class InputRequestMessage(BaseMessage):
-    """Human input is asked for. In a chat stream, answer it with ``respond(text)``."""
+    """Human input is asked for. In a chat stream, answer it with ``respond(text)``.
+
+    ``speaker_selection``: for a manual speaker selection, the choice as data (see ``InputRequestEvent``).
+    """
 
     prompt: str
     password: bool = False
+    speaker_selection: Optional[dict[str, Any]] = None
     _respond: Optional[Callable[[str], None]] = PrivateAttr(default=None)
+
+    @model_serializer(mode="wrap")
+    def _classic_form(self, handler: Any) -> Any:
+        return events.without_absent_selection(handler(self))
 
     def respond(self, text: str) -> None:
         """Answer the request (only for a request yielded by a chat stream)."""

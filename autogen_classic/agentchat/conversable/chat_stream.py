@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, Callable, Optional
 
 from ...io.chat_worker import ChatTask, ChatThread, task_events, thread_events
+from ...io.input_details import pending_speaker_selection
 from ...io.step_controller import StepController
 from ...io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, InputAnswer, ThreadIOStream
 from ...messages.print_message import PrintMessage
@@ -38,7 +39,7 @@ class _Classic:
         return PrintMessage(*objects, sep=sep, end=end)
 
     def _request(self, prompt: str, password: bool) -> Any:
-        request = InputRequestMessage(prompt=prompt, password=password)
+        request = InputRequestMessage(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
         request.content._respond = InputAnswer(self._output_stream.put, prompt)
         return request
 

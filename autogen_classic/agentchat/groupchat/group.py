@@ -119,6 +119,9 @@ class GroupChat(ClassicSelectionHooks):
         termination: a termination condition (``TextMentionTermination("TERMINATE") | MaxMessageTermination(25)``,
             ...) checked on every message appended; when it fires the chat ends, ``is_complete`` is set and
             the manager's ``stop_message`` and the chat result's ``termination`` say which condition fired.
+        manual_selection_view: how "manual" selection asks: "classic" (default: the classic numbered list and
+            prompt) or "rich" (the list followed by the candidates' descriptions, who may not speak and why, and
+            the suggestion of the rules that need no model call). Both take numbers, names, ``?``, ``h`` and ``x``.
     """
 
     agents: list[Agent]
@@ -156,6 +159,9 @@ class GroupChat(ClassicSelectionHooks):
     select_speaker_auto_model_client_cls: type | list[type] | None = None
     select_speaker_auto_llm_config: dict[str, Any] | Literal[False] | None = None
     role_for_select_speaker_messages: str | None = "system"
+    # Keyword-only: in the signature it follows every positional field (eligibility_policies, position 21 as in
+    # AG2 0.14, then this package's own), so positional calls of the classic and the earlier fields are unchanged.
+    manual_selection_view: Literal["classic", "rich"] = field(default="classic", kw_only=True)
     # Position 21, as in AG2 0.14 (the fields of this package follow).
     eligibility_policies: list[Any] = field(default_factory=list)
     select_speaker_structured_output: bool | None = None
@@ -232,6 +238,11 @@ class GroupChat(ClassicSelectionHooks):
             )
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
         self.termination = validate_termination(self.termination, "GroupChat termination")
+        if self.manual_selection_view not in ("classic", "rich"):
+            raise ValueError(
+                f"GroupChat manual_selection_view must be 'classic' (the classic prompt) or 'rich' (descriptions "
+                f"and a suggestion shown up front), got {shown(self.manual_selection_view)}."
+            )
 
         # Built on the first "auto" selection and reused afterwards (one model client per group chat).
         self._selector_chat: SpeakerSelectorChat | None = None

@@ -197,7 +197,7 @@ def _prepare(groupchat: GroupState, last_speaker: Agent, ctx: _Selection, model_
         record.reason = f"{prefix}random choice among {len(candidates)} candidates"
         chosen = (getattr(groupchat, "random_source", None) or random).choice(candidates)
     elif method == "manual":
-        chosen, why = console_choice(candidates, record)
+        chosen, why = console_choice(candidates, record, groupchat)
         if chosen is not None:
             record.reason = f"{prefix}chosen at the console"
         else:

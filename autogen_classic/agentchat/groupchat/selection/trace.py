@@ -22,6 +22,7 @@ __all__ = [
     "ConditionOutcome",
     "FilterStep",
     "HandoffStep",
+    "ManualPick",
     "Outcome",
     "SelectionAttempt",
     "SelectionRecord",
@@ -194,6 +195,57 @@ class SelectionAttempt:
 
 
 @dataclass(slots=True)
+class ManualPick:
+    """What happened at the keyboard in a manual selection: the suggestion shown and what the person did with it.
+
+    Args:
+        view: the view of the prompt, "classic" or "rich".
+        suggested: the candidate a zero-call rule suggested (None without a suggestion).
+        suggestion_rule: the rule that suggested it: "handoff", "addressed", "first_turn" or "role_match".
+        suggestion_reason: the reason, as shown to the person.
+        picked: the candidate the person picked; None when they left it to automatic selection or ended the chat.
+        picked_by: how they named it: "number", "name" or "prefix" ("" without a pick).
+        followed: whether the pick was the suggestion (None without a pick or without a suggestion).
+        ended: whether the person ended the chat (``x``).
+        commands: the commands typed that were not answers (``?``, ``h``), in order.
+    """
+
+    view: str = "classic"
+    suggested: str | None = None
+    suggestion_rule: str = ""
+    suggestion_reason: str = ""
+    picked: str | None = None
+    picked_by: str = ""
+    followed: bool | None = None
+    ended: bool = False
+    commands: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the pick as plain JSON-ready data."""
+        return {
+            "view": self.view, "suggested": self.suggested, "suggestion_rule": self.suggestion_rule,
+            "suggestion_reason": self.suggestion_reason, "picked": self.picked, "picked_by": self.picked_by,
+            "followed": self.followed, "ended": self.ended, "commands": list(self.commands),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ManualPick:
+        """Build a pick from its dict form."""
+        followed = data.get("followed")
+        return cls(
+            view=str(data.get("view") or "classic"),
+            suggested=None if data.get("suggested") is None else str(data["suggested"]),
+            suggestion_rule=str(data.get("suggestion_rule") or ""),
+            suggestion_reason=str(data.get("suggestion_reason") or ""),
+            picked=None if data.get("picked") is None else str(data["picked"]),
+            picked_by=str(data.get("picked_by") or ""),
+            followed=None if followed is None else bool(followed),
+            ended=bool(data.get("ended", False)),
+            commands=[str(c) for c in data.get("commands") or []],
+        )
+
+
+@dataclass(slots=True)
 class SelectionRecord:
     """One speaker-selection decision.
 
@@ -212,6 +264,8 @@ class SelectionRecord:
         conditions: what the conditions of the last speaker's conditional transitions decided, one
             :class:`ConditionOutcome` per candidate asked about; empty without conditional transitions.
         handoff: in a group chat with hand-offs, what moved the turn (a :class:`HandoffStep`); None otherwise.
+        manual: in a manual selection, what was suggested and what the person did (a :class:`ManualPick`);
+            None when no one was asked at the keyboard.
     """
 
     round: int
@@ -224,6 +278,7 @@ class SelectionRecord:
     usage: dict[str, Any] = field(default_factory=dict)
     conditions: list[ConditionOutcome] = field(default_factory=list)
     handoff: HandoffStep | None = None
+    manual: ManualPick | None = None
 
     def add_step(self, name: str, agents: Iterable[Any]) -> None:
         """Record the candidates (agents or names) left after the step ``name``."""
@@ -250,6 +305,7 @@ class SelectionRecord:
             "usage": dict(self.usage),
             "conditions": [c.to_dict() for c in self.conditions],
             "handoff": None if self.handoff is None else self.handoff.to_dict(),
+            "manual": None if self.manual is None else self.manual.to_dict(),
         }
 
     @classmethod
@@ -266,6 +322,7 @@ class SelectionRecord:
             usage=dict(data.get("usage") or {}),
             conditions=[ConditionOutcome.from_dict(c) for c in data.get("conditions") or []],
             handoff=HandoffStep.from_dict(data["handoff"]) if data.get("handoff") else None,
+            manual=ManualPick.from_dict(data["manual"]) if data.get("manual") else None,
         )
 
 
