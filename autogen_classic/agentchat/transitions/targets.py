@@ -40,17 +40,10 @@ def _no_wrapper(target: TransitionTarget) -> Any:
     raise NotImplementedError(f"{type(target).__name__} does not require wrapping in an agent.")
 
 
-class AgentTarget(TransitionTarget):
-    """The chat moves to an agent (kept by its name, so the target serializes).
-
-    Args:
-        agent: the agent to hand off to.
-    """
+class _AgentByName(TransitionTarget):
+    """What AgentTarget and AgentNameTarget share: the turn goes to the agent named ``agent_name``."""
 
     agent_name: str
-
-    def __init__(self, agent: ConversableAgent, **data: Any) -> None:
-        super().__init__(agent_name=_agent_name(agent, "AgentTarget"), **data)
 
     def can_resolve_for_speaker_selection(self) -> bool:
         """True: the target is an agent."""
@@ -82,7 +75,20 @@ class AgentTarget(TransitionTarget):
         return _no_wrapper(self)  # type: ignore[no-any-return]
 
 
-class AgentNameTarget(TransitionTarget):
+class AgentTarget(_AgentByName):
+    """The chat moves to an agent (kept by its name, so the target serializes).
+
+    Args:
+        agent: the agent to hand off to.
+    """
+
+    agent_name: str
+
+    def __init__(self, agent: ConversableAgent, **data: Any) -> None:
+        super().__init__(agent_name=_agent_name(agent, "AgentTarget"), **data)
+
+
+class AgentNameTarget(_AgentByName):
     """The chat moves to the agent of this name.
 
     Args:
@@ -97,35 +103,6 @@ class AgentNameTarget(TransitionTarget):
             fix = "AgentTarget(the_agent)" if isinstance(name, str) else "AgentNameTarget('agent_name')"
             raise ValueError(f"AgentNameTarget takes the name of an agent; got {describe(agent_name)}. Use {fix}.")
         super().__init__(agent_name=agent_name, **data)
-
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True: the target is an agent."""
-        return True
-
-    def resolve(
-        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
-    ) -> SpeakerSelectionResult:
-        """The agent, by name."""
-        return SpeakerSelectionResult(agent_name=self.agent_name)
-
-    def display_name(self) -> str:
-        """The agent's name."""
-        return f"{self.agent_name}"
-
-    def normalized_name(self) -> str:
-        """The agent's name."""
-        return self.display_name()
-
-    def __str__(self) -> str:
-        return f"Transfer to {self.agent_name}"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False: the target is an agent."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
 
 
 class NestedChatTarget(TransitionTarget):
