@@ -117,6 +117,17 @@ def test_manual_selection(offline: Path) -> None:
     assert "2: after coder    typed ['']         -> critic" in text
     assert "Please select the next speaker from the following list:\n1: coder\n2: critic\n" in text
     assert "speakers: ['user', 'planner', 'critic']" in text
+    # Names, a start of a name, an ambiguous start, ?, h and x.
+    assert "'c' matches several candidates: coder, critic. Type more of the name, or its number." in text
+    assert "The last 3 of 3 messages:\n  [1] user: Critic, is the plan sound?" in text
+    assert "end reason: The person at the keyboard ended the chat (x at the speaker selection prompt)." in text
+    assert "0: suggested critic   picked planner  by prefix  followed=False commands=[] ended=False" in text
+    assert "replay: ['planner', 'critic']" in text
+    # The rich view, and the buttons built from the input request's data, answered by clicks.
+    assert "Not eligible:\n  planner: spoke last and may not speak twice in a row (allow_repeat_speaker)" in text
+    assert "buttons: ['planner', 'coder', 'critic', 'Auto', 'End the chat']" in text
+    assert "suggestion: {'name': 'planner', 'rule': 'addressed'" in text
+    assert "speakers: ['user', 'planner', 'coder', 'critic', 'user']" in text
 
 
 def test_custom_selection(offline: Path) -> None:
