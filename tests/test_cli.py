@@ -36,7 +36,7 @@ def _cli(tmp_path: Path, *args: str, stdin: str = "", **env: str) -> subprocess.
 
 def _selection_table(stdout: str) -> list[list[str]]:
     block = stdout.split("Speaker selection:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    return [re.split(r"\s{2,}", line.strip()) for line in block[1:-1]]
+    return [re.split(r"\s{2,}", line.strip()) for line in block[1:-1] if not line.startswith(" ")]
 
 
 def test_demo_runs_a_group_chat_on_the_embedded_model(tmp_path: Path) -> None:
@@ -69,7 +69,10 @@ def test_demo_manual_lets_the_keyboard_pick_each_speaker(tmp_path: Path) -> None
     assert re.findall(r"^Next speaker: (\w+)$", out, re.M) == ["critic", "planner"]
     rows = _selection_table(out)
     assert [row[3] for row in rows] == ["critic", "planner"]
-    assert all(row[4] == "1" for row in rows)  # one question at the keyboard each
+    assert all(row[4] == "0" for row in rows)  # no question to the model: the keyboard chose
+    picks = re.findall(r"^    manual: (picked \w+ by number)", out, re.M)
+    assert picks == ["picked critic by number", "picked planner by number"]
+    assert re.search(r"^2 selection\(s\), 0 question\(s\) to the selector, 2 answer\(s\) typed$", out, re.M)
 
 
 def test_demo_reads_oai_config_list_first(tmp_path: Path, scripted_server) -> None:  # type: ignore[no-untyped-def]

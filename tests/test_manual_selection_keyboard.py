@@ -254,6 +254,27 @@ def test_the_trace_without_a_suggestion_or_a_pick(team: list[Any], console: Scri
     assert gc.selection_log[-1].manual.ended is True  # type: ignore[union-attr]
 
 
+def test_the_selection_table_says_what_the_person_did_and_counts_typed_answers_apart(
+    team: list[Any], console: ScriptedIOStream
+) -> None:
+    from autogen_classic.agentchat.groupchat.selection.trace import format_selection_log
+
+    gc = group(team, messages=[{"role": "user", "name": "planner", "content": "Critic, please review the plan."}])
+    console.add_inputs("?", "CRI")
+    gc.select_speaker(team[0], None)
+    console.add_inputs("9", "")
+    gc.select_speaker(team[2], None)
+    console.add_inputs("x")
+    with pytest.raises(ChatEndedAtKeyboard):
+        gc.select_speaker(team[1], None)
+    lines = format_selection_log(gc.selection_log).splitlines()
+    assert lines[1].split()[-2:] == ["0", "0"]  # the calls column counts questions to a model only
+    assert lines[2] == "    manual: picked critic by prefix; suggested critic (addressed), followed"
+    assert lines[4] == "    manual: left it to automatic selection; suggested critic (addressed)"
+    assert lines[6] == "    manual: ended the chat (x); suggested critic (addressed)"
+    assert lines[-1] == "3 selection(s), 0 question(s) to the selector, 4 answer(s) typed"
+
+
 def test_the_manual_pick_survives_the_json_round_trip(team: list[Any], console: ScriptedIOStream) -> None:
     from autogen_classic.agentchat.groupchat.selection.trace import selection_log_from_json, selection_log_to_json
 

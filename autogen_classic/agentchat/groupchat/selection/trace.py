@@ -220,6 +220,20 @@ class ManualPick:
     ended: bool = False
     commands: list[str] = field(default_factory=list)
 
+    def describe(self) -> str:
+        """One line for people: ``"picked critic by prefix; suggested coder (role_match), not followed"``."""
+        if self.ended:
+            text = "ended the chat (x)"
+        elif self.picked is not None:
+            text = f"picked {self.picked} by {self.picked_by or 'number'}"
+        else:
+            text = "left it to automatic selection"
+        if self.suggested is not None:
+            text += f"; suggested {self.suggested} ({self.suggestion_rule})"
+            if self.followed is not None:
+                text += ", followed" if self.followed else ", not followed"
+        return text
+
     def to_dict(self) -> dict[str, Any]:
         """Return the pick as plain JSON-ready data."""
         return {
@@ -351,7 +365,9 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
     """Return a plain-text table of a selection log: one line per decision, then the totals.
 
     Columns: the decision's index, the previous speaker, the candidates left, the chosen agent,
-    the number of questions asked (model calls in auto mode) and the prompt tokens they used.
+    the number of questions asked of the selector model and the prompt tokens they used. A manual selection is
+    followed by a line saying what the person did (``"    manual: picked critic by prefix; suggested coder
+    (role_match), not followed"``); the totals count the answers typed apart from the model's.
     A decision that asked transition conditions is followed by one indented line per condition
     (``"    condition coder -> critic [label]: returned False, critic blocked"``); one moved by a hand-off by
     a line saying what moved it (``"    handoff llm_condition triage -> billing via transfer_to_billing_1"``).
@@ -364,7 +380,7 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
             r.last_speaker or "-",
             ", ".join(r.candidates()) or "-",
             r.chosen or "(end)",
-            str(len(r.attempts)),
+            str(sum(a.prompt_role != "human" for a in r.attempts)),
             str(int(r.usage.get("prompt_tokens", 0) or 0)),
         )
         for r in records
@@ -376,6 +392,10 @@ def format_selection_log(log: Iterable[SelectionRecord]) -> str:
         lines.extend(f"    condition {outcome.describe()}" for outcome in record.conditions)
         if record.handoff is not None:
             lines.append(f"    handoff {record.handoff.describe()}")
-    calls = sum(len(r.attempts) for r in records if r.method in ("auto", "manual"))
-    lines.append(f"{len(records)} selection(s), {calls} question(s) to the selector")
+        if record.manual is not None:
+            lines.append(f"    manual: {record.manual.describe()}")
+    asked = [a for r in records if r.method in ("auto", "manual") for a in r.attempts]
+    typed = sum(a.prompt_role == "human" for a in asked)
+    total = f"{len(records)} selection(s), {len(asked) - typed} question(s) to the selector"
+    lines.append(total + (f", {typed} answer(s) typed" if typed else ""))
     return "\n".join(lines)
