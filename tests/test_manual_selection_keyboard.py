@@ -343,6 +343,36 @@ def test_run_iter_input_request_carries_the_choice_and_is_answered_with_a_name()
         "content"]["speaker_selection"] == EXPECTED_DATA
 
 
+def test_a_run_asks_on_a_worker_thread_and_the_loop_answers() -> None:
+    # The prompt waits off the event loop: the consumer on the same loop answers it, other tasks go on.
+    people, gc, manager = manual_team()
+    ticks: list[int] = []
+
+    async def tick() -> None:
+        while True:
+            ticks.append(1)
+            await asyncio.sleep(0.005)
+
+    async def main() -> list[Any]:
+        ticker = asyncio.create_task(tick())
+        seen: list[Any] = []
+        response = await people[0].a_run(manager, message="Critic, please review the plan.")
+        async for event in response.events:
+            if event.type == "input_request":
+                seen.append(event.content.speaker_selection)
+                before = len(ticks)
+                await asyncio.sleep(0.05)  # the chat waits for the answer; the loop is not blocked
+                assert len(ticks) > before
+                await event.content.respond("critic" if len(seen) == 1 else "x")
+        ticker.cancel()
+        return seen
+
+    seen = asyncio.run(main())
+    assert seen[0] == EXPECTED_DATA
+    assert [m["name"] for m in gc.messages] == ["planner", "critic"]
+    assert manager.end_reason == ENDED_AT_KEYBOARD
+
+
 def test_a_chat_stream_input_request_message_carries_the_same_data() -> None:
     from autogen_classic.messages.run_events import InputRequestMessage
 

@@ -113,6 +113,22 @@ def test_a_failing_run_is_raised_by_wait() -> None:
     assert panel.finished and "The run failed: ValueError" in panel.printed[-1]
 
 
+def test_an_async_run_is_refused_with_the_fix() -> None:
+    import asyncio
+
+    async def main() -> None:
+        people, gc, manager = team(max_round=2)
+        response = await people[0].a_run(manager, message="Go on.")
+        with pytest.raises(TypeError, match=r"Use run\(\) here"):
+            SpeakerButtons(response)
+        async for event in response.events:  # the async chat is not harmed: it runs to its end
+            if event.type == "input_request":
+                await event.content.respond("coder")
+        assert [m["name"] for m in gc.messages] == ["planner", "coder"]
+
+    asyncio.run(main())
+
+
 def test_the_question_html_escapes_names_and_reasons() -> None:
     text = question_html({"suggestion": {"name": "<b>", "rule": "addressed", "reason": "a & b"},
                           "excluded": [{"name": "x<y", "by": "repeat_rule", "why": "it spoke"}]})

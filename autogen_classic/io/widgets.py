@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any, Optional
 
 from ..events.run_events import InputRequestEvent
+from .run_response import AsyncRunIterResponse, AsyncRunResponse
 
 __all__ = ["SpeakerButtons"]
 
@@ -67,6 +68,7 @@ class SpeakerButtons:
 
     Args:
         response: a run response (``agent.run(...)``, ``agent.run_iter(...)``): anything with ``events``.
+            Not an ``a_run`` response (TypeError): its chat runs on the notebook's event loop.
         show_chat: whether the printed events are shown above the buttons (always kept in ``printed``).
 
     Attributes:
@@ -78,6 +80,11 @@ class SpeakerButtons:
     """
 
     def __init__(self, response: Any, *, show_chat: bool = True) -> None:
+        if isinstance(response, (AsyncRunResponse, AsyncRunIterResponse)):
+            raise TypeError(
+                "SpeakerButtons follows the response of run() or run_iter(), whose chat runs on a thread; got the "
+                "response of a_run()/a_run_iter(), whose chat runs on the notebook's event loop. Use run() here."
+            )
         widgets = _ipywidgets()
         self._widgets = widgets
         self.response = response

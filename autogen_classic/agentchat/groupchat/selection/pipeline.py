@@ -20,6 +20,8 @@ chat the classic way (:mod:`.classic_chat`). Without overrides, nothing of this 
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import random
 from dataclasses import dataclass
@@ -335,11 +337,23 @@ def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) ->
         raise
 
 
+def _asks_the_keyboard(groupchat: GroupState) -> bool:
+    method = groupchat.speaker_selection_method
+    return isinstance(method, str) and method.lower() == "manual"
+
+
 async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """(async) Choose the speaker after ``last_speaker``; see :func:`select_speaker`."""
     record = _start(groupchat, last_speaker)
     try:
-        planned = _plan(groupchat, last_speaker, selector, record)
+        if _asks_the_keyboard(groupchat):
+            # The console prompt waits for its answer; on a worker thread, so that the loop goes on (a run's
+            # consumer answering on this very loop, other tasks).
+            context = contextvars.copy_context()
+            planned = await asyncio.get_running_loop().run_in_executor(
+                None, context.run, _plan, groupchat, last_speaker, selector, record)
+        else:
+            planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
             chosen = await planned.a_run(groupchat, last_speaker, selector, record)
             record.reason = planned.reason_prefix + record.reason
