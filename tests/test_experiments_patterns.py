@@ -276,6 +276,9 @@ def test_other_patterns_count_the_patterns_own_choices(scripted_server: Scripted
     first = run_group_chats(random_team, 4, message="Go", max_rounds=8, seed=3, progress=False)
     again = run_group_chats(random_team, 4, message="Go", max_rounds=8, seed=3, progress=False)
     assert dicts(first) == dicts(again) and len({tuple(r.speakers) for r in first}) > 1
+    # Chats at once draw from generators of their own: the same chats, whatever ran beside them.
+    at_once = run_group_chats(random_team, 4, message="Go", max_rounds=8, seed=3, concurrency=4, progress=False)
+    assert [r.speakers for r in at_once] == [r.speakers for r in first]
     assert all(r.handoff_kinds == {"initial_agent": 1, "pattern": 6} for r in first)
 
     # AutoPattern: the group manager's model picks; the record counts its questions and tokens.

@@ -362,6 +362,26 @@ def test_random_pattern_never_picks_the_agent_that_spoke(scripted_server: Script
     assert [s[2] for s in steps] == speakers[1:]  # the trace names the agent drawn
 
 
+def test_a_pattern_random_source_makes_the_draws_its_own(console: ScriptedIOStream) -> None:
+    def speakers_with(seed: int) -> list[str]:
+        agents = [ConversableAgent(n, llm_config=False, default_auto_reply=f"{n} here") for n in ("a", "b", "c")]
+        pattern = RandomPattern(initial_agent=agents[0], agents=agents)
+        pattern.random_source = random.Random(seed)
+        random.seed(12345)  # the `random` module's state does not matter any more
+        result, _, _ = initiate_group_chat(pattern=pattern, messages="Go", max_rounds=9)
+        random.random()
+        return [m.get("name") for m in result.chat_history][1:]
+
+    first = speakers_with(5)
+    assert first == speakers_with(5) and len(first) == 8
+    # The same draws as `random.seed(5)` before a chat that leaves random_source unset.
+    agents = [ConversableAgent(n, llm_config=False, default_auto_reply=f"{n} here") for n in ("a", "b", "c")]
+    random.seed(5)
+    result, _, _ = initiate_group_chat(pattern=RandomPattern(initial_agent=agents[0], agents=agents),
+                                       messages="Go", max_rounds=9)
+    assert [m.get("name") for m in result.chat_history][1:] == first
+
+
 def test_manual_pattern_asks_the_user(scripted_server: ScriptedOpenAIServer) -> None:
     scripted_server.add_replies("m1", "m2")
     alice, bob = two_agents(scripted_server)

@@ -10,6 +10,7 @@ a chat whose pattern could not set it up (a bad pattern) is a record without spe
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +108,10 @@ class PatternChat:
         if error is not None:
             raise error
         self.spec, self.run_index, self.pattern = spec, run, pattern
+        if spec.seed is not None and getattr(pattern, "random_source", None) is None:
+            # The chat's random draws come from its own generator: the same seed gives the same chat whatever
+            # runs beside it (it draws what random.seed(seed + run) would give one after another).
+            pattern.random_source = random.Random(spec.seed + run)
         self.members = [*pattern.agents, *([pattern.user_agent] if pattern.user_agent is not None else [])]
         self.clients = usage_clients(self.members)
         self.before = total_tokens(self.clients)

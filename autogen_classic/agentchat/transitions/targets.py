@@ -343,7 +343,9 @@ class RandomAgentTarget(TransitionTarget):
                 f"RandomAgentTarget of {current_agent.name} has no agent to choose from besides {current_agent.name} "
                 f"(agents: {self.agent_names}); list at least one other agent."
             )
-        self.nominated_name = random.choice(choices)
+        # A group chat's own generator when it has one (a study's chat, a Pattern given a random_source): the
+        # draw then repeats whatever else draws from `random` at the same time.
+        self.nominated_name = (getattr(groupchat, "random_source", None) or random).choice(choices)
         return SpeakerSelectionResult(agent_name=self.nominated_name)
 
     def display_name(self) -> str:

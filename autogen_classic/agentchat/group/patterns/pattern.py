@@ -8,6 +8,7 @@ shared context variables. The concrete patterns (``AutoPattern``, ``RoundRobinPa
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -93,6 +94,11 @@ class Pattern(ABC):
             ``TerminateTarget()``).
         exclude_transit_message: hide the hand-off tool calls from what the agents read.
         summary_method: the chat's summary method ("last_msg", "reflection_with_llm" or a callable).
+
+    Attributes:
+        random_source: this package's own, set after construction: a ``random.Random`` that the group chat's
+            random draws (``RandomPattern``'s after works) come from, so a chat repeats whatever else draws at
+            the same time; None (the default) draws from the ``random`` module. A study with a ``seed`` sets it.
     """
 
     def __init__(
@@ -114,6 +120,9 @@ class Pattern(ABC):
         self.group_after_work = group_after_work if group_after_work is not None else TerminateTarget()
         self.exclude_transit_message = exclude_transit_message
         self.summary_method = summary_method
+        # This package's own: the generator of the group chat's random draws (RandomPattern's after works,
+        # "random" selection); None draws from the `random` module, as classically.
+        self.random_source: Optional[random.Random] = None
 
     @abstractmethod
     def prepare_group_chat(self, max_rounds: int, messages: Union[list[dict[str, Any]], str]) -> Prepared:
@@ -153,6 +162,7 @@ class Pattern(ABC):
             max_round=max_rounds,
             speaker_selection_method=group_transition,
         )
+        groupchat.random_source = getattr(self, "random_source", None)
         manager = create_group_manager(groupchat, self.group_manager_args, self.agents, self.group_after_work)
         setup_context_variables(
             tool_execution=tool_executor,
