@@ -268,4 +268,4 @@ def test_arguments_are_converted_and_validated_from_type_hints(
     first, second = result.chat_history[2]["tool_responses"]
     assert first == {"tool_call_id": "c1", "role": "tool", "content": "5"}  # "2" + "3" as ints, as the reference
     assert second["content"].startswith("Error: 2 validation errors for add\na\n  Input should be a valid integer")
-    assert "\nb\n  Missing required argument" in second["content"]
+    assert "\nb\n  Field required [type=missing, input_value={'a': 'x'}, input_type=dict]" in second["content"]

@@ -29,6 +29,7 @@ from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
 from ..import_utils import is_coroutine_callable
 from ..types import Agent  # also the classic name ``dependency_injection.Agent``
 from .agent_protocol import ToolAgent
+from .call_validation import keyword_checked
 from .signatures import Field, get_typed_signature  # string annotations resolved, so injected params are found
 
 __all__ = [
@@ -327,7 +328,7 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
     func_name = getattr(f, "__name__", repr(f))
     _check_providers(func_name, dependencies, is_async, set())
 
-    call = _validated(f)
+    call = keyword_checked(f)
     takes_any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
     accepted = {p.name for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_POSITIONAL}
 
@@ -346,7 +347,7 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
             async with contextlib.AsyncExitStack() as stack:
                 for name, dependency in dependencies.items():
                     given[name] = await resolver.a_resolve(dependency, stack)
-                return await call(*args, **given)
+                return await call(*args, __input__=kwargs, **given)
 
         wrapper: Callable[..., Any] = _a_injected
     else:
@@ -358,7 +359,7 @@ def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:
             with contextlib.ExitStack() as stack:
                 for name, dependency in dependencies.items():
                     given[name] = resolver.resolve(dependency, stack)
-                return call(*args, **given)
+                return call(*args, __input__=kwargs, **given)
 
         wrapper = _injected
 
