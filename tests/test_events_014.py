@@ -280,10 +280,18 @@ def test_chat_streams_websockets_and_runs_serve_the_same_events(scripted_server:
         except Exception:  # noqa: BLE001 - the server closed the connection: the chat is over
             received.put(sent)
 
-    # The chat stream and the websocket: the same classic events, the same JSON.
-    assert [_without_uuid(e) for e in received.get(timeout=5)] == [
-        _without_uuid(json.loads(e.model_dump_json())) for e in streamed
-    ]
+    # The chat stream and the websocket: the same classic events; on the wire each carries its classic JSON
+    # and, for clients written for AG2 Classic 0.14, the 0.14 names of its fields too.
+    from autogen_classic.io.websockets import event_json
+
+    wire = [_without_uuid(e) for e in received.get(timeout=5)]
+    assert wire == [_without_uuid(json.loads(event_json(e))) for e in streamed]
+    for on_wire, event in zip(wire, streamed):
+        classic, newer = (_without_uuid(json.loads(x.model_dump_json())) for x in (event, as_event(event)))
+        assert on_wire["type"] == classic["type"]
+        assert classic["content"].items() <= on_wire["content"].items()
+        assert {k: v for k, v in newer["content"].items() if k not in classic["content"]}.items() <= \
+            on_wire["content"].items()
     # The run: the same events, in their 0.14 shape, without this package's own and with 0.14's additions.
     as_events = [as_event(e) for e in streamed if not isinstance(as_event(e), PACKAGE_EVENTS)]
     only_014 = (TerminationEvent, ExecutedFunctionEvent, RunCompletionEvent)

@@ -119,6 +119,15 @@ def test_chat_events_reach_the_client_as_json(serve, scripted_server: ScriptedOp
     assert summary["objects"] == ["Summary:", "The sum is 5. "] and summary["end"] == "\n"
     assert all("uuid" in e["content"] for e in received)
     assert results.get(timeout=5).chat_history[-1]["content"] == "The sum is 5. TERMINATE"
+    # A client written for AG2 Classic 0.14 reads the same events by its names: sender / recipient.
+    assert (first["sender"], first["recipient"]) == ("user", "assistant") and call["sender"] == "assistant"
+    assert execute["recipient"] == execute["recipient_name"]
+    from autogen_classic.events.agent_events import TextEvent
+    from autogen_classic.messages.agent_messages import TextMessage
+
+    text_json = json.dumps(received[0])
+    assert TextEvent.model_validate_json(text_json).content.sender == "user"  # type: ignore[attr-defined]
+    assert TextMessage.model_validate_json(text_json).content.sender_name == "user"  # type: ignore[attr-defined]
 
 
 def test_human_input_is_asked_of_the_client(serve, scripted_server: ScriptedOpenAIServer) -> None:

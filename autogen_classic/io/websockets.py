@@ -23,7 +23,7 @@ import uuid
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Union
 
-from ..events.base_event import BaseEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.base_event import BaseEvent, as_event  # noqa: F401 - BaseEvent importable here, as in AG2 Classic 0.14
 from ..events.print_event import PrintEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..events.run_events import InputRequestEvent
 from .base import IOStream
@@ -74,6 +74,27 @@ def _text(value: Any) -> str:
         return json.dumps(value)
     except (TypeError, ValueError):
         return str(value)
+
+
+def event_json(message: Any) -> str:
+    """The JSON a client receives for ``message``: ``message.model_dump_json()``, and for an event of ag2 0.7.3's
+    shape also the AG2 Classic 0.14 names of its fields (``sender`` beside ``sender_name``, ...), so clients
+    written for either read it. Anything else is a ``"print"`` event of its text."""
+    dump = getattr(message, "model_dump_json", None)
+    if not callable(dump):
+        return print_event_json(message)
+    try:
+        event = as_event(message)
+        if event is message:  # an AG2 Classic 0.14 event, or one of no other shape
+            return str(dump())
+        data, newer = message.model_dump(mode="json"), event.model_dump(mode="json")
+    except Exception:  # noqa: BLE001 - an event that cannot take the newer shape goes as it is
+        return str(dump())
+    content, extra = data.get("content"), newer.get("content")
+    if isinstance(content, dict) and isinstance(extra, dict):
+        for key, value in extra.items():
+            content.setdefault(key, value)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def print_event_json(*objects: Any, sep: str = " ", end: str = "\n") -> str:
@@ -190,12 +211,12 @@ class IOWebsockets(IOStream):
         self._websocket.send(print_event_json(*objects, sep=sep, end=end))
 
     def send(self, message: Any) -> None:
-        """Send an event to the client as its JSON (``message.model_dump_json()``).
+        """Send an event to the client as its JSON (``message.model_dump_json()``; an event of ag2 0.7.3's shape
+        carries the AG2 Classic 0.14 field names too, see :func:`event_json`).
 
         Anything without ``model_dump_json`` is sent as a ``"print"`` event of its text.
         """
-        dump = getattr(message, "model_dump_json", None)
-        self._websocket.send(dump() if callable(dump) else print_event_json(message))
+        self._websocket.send(event_json(message))
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
         """Send ``prompt`` to the client as plain text (if not empty) and return its next message.
