@@ -301,3 +301,20 @@ def test_classic_exceptions_and_default_messages() -> None:
     assert str(error) == "Tools are not supported with o1-mini models."
     assert error.message == str(error)
     assert exception_utils.NoEligibleSpeaker().message == "No eligible speakers."
+
+
+def test_str_of_an_agent_is_its_display_name_as_in_0_14() -> None:
+    alice = ConversableAgent("alice", llm_config=False)
+    assert str(alice) == "alice" and f"{alice}" == "alice"
+    assert repr(alice) == "ConversableAgent(name='alice')"  # the repr says what it is
+    # A subclass (or an instance) may change how it shows, as 0.14's own group agents do.
+
+    class Shown(ConversableAgent):
+        def _get_display_name(self) -> str:
+            return f"agent {self.name}"
+
+    assert str(Shown("bob", llm_config=False)) == "agent bob"
+    from autogen_classic.agentchat.groupchat.handoffs.agents import establish_group_agent
+
+    establish_group_agent(alice)
+    assert str(alice) == "Group agent --> alice"

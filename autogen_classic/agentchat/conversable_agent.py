@@ -569,6 +569,13 @@ class ConversableAgent(
             emit(ClearConversableAgentHistoryMessage, agent_name=self.name, recipient_name=self.name,
                  no_messages_preserved=extra_kept)
 
+    def _get_display_name(self) -> str:
+        """The agent as ``str(agent)`` shows it: its name (point this at another function to change that)."""
+        return self.name
+
+    def __str__(self) -> str:
+        return self._get_display_name()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
 
