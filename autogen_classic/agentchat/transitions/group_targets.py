@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from .context_str import ContextStr
 from .engine_hooks import engine_hook, has_engine_hook
 from .speaker_selection_result import SpeakerSelectionResult
-from .target_base import __AGENT_WRAPPER_PREFIX__, TransitionTarget, describe
+from .target_base import __AGENT_WRAPPER_PREFIX__, ChatWrappedTarget, TransitionTarget, describe
 from .targets import AgentTarget
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ class GroupChatConfig(BaseModel):
         return value
 
 
-class GroupChatTarget(TransitionTarget):
+class GroupChatTarget(ChatWrappedTarget):
     """The chat moves to another group chat, run by an agent made for it, which then hands back.
 
     Args:
@@ -64,33 +64,7 @@ class GroupChatTarget(TransitionTarget):
 
     group_chat_config: GroupChatConfig
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """False: the group chat is wrapped in an agent first."""
-        return False
-
-    def resolve(
-        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
-    ) -> SpeakerSelectionResult:
-        """Not possible: raises NotImplementedError (the wrapper agent is the target)."""
-        raise NotImplementedError(
-            "GroupChatTarget does not support the resolve method. An agent should be used to encapsulate this "
-            "nested chat and then the target changed to an AgentTarget."
-        )
-
-    def display_name(self) -> str:
-        """'a group chat'."""
-        return "a group chat"
-
-    def normalized_name(self) -> str:
-        """'group_chat'."""
-        return "group_chat"
-
-    def __str__(self) -> str:
-        return "Transfer to group chat"
-
-    def needs_agent_wrapper(self) -> bool:
-        """True: the group chat is run by an agent."""
-        return True
+    _chat_kind: ClassVar[str] = "group chat"
 
     def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
         """An agent that runs the inner group chat when spoken to, answers with its summary, then hands back.

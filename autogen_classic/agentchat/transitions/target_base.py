@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from pydantic import BaseModel
 
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
     from ..groupchat import GroupChat
 
-__all__ = ["__AGENT_WRAPPER_PREFIX__", "TransitionTarget", "describe", "must_be_target"]
+__all__ = ["__AGENT_WRAPPER_PREFIX__", "ChatWrappedTarget", "TransitionTarget", "describe", "must_be_target"]
 
 # The names of the agents made to wrap a nested chat or a group chat start with this.
 __AGENT_WRAPPER_PREFIX__ = "wrapped_"
@@ -94,3 +94,39 @@ class TransitionTarget(BaseModel):
             if callable(set_next_target):
                 set_next_target(self)
                 return
+
+
+class ChatWrappedTarget(TransitionTarget):
+    """A target that is a chat of its own (a nested chat, a group chat): an agent made for it runs the chat,
+    and the transition leads to that agent. Subclasses say what the chat is (``_chat_kind``) and make the agent.
+    """
+
+    _chat_kind: ClassVar[str] = "chat"  # "nested chat", "group chat": how the target is named
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """False: the chat is wrapped in an agent first."""
+        return False
+
+    def resolve(
+        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
+    ) -> SpeakerSelectionResult:
+        """Not possible: raises NotImplementedError (the wrapper agent is the target)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} does not support the resolve method. An agent should be used to encapsulate "
+            "this nested chat and then the target changed to an AgentTarget."
+        )
+
+    def display_name(self) -> str:
+        """'a nested chat', 'a group chat'."""
+        return f"a {self._chat_kind}"
+
+    def normalized_name(self) -> str:
+        """'nested_chat', 'group_chat'."""
+        return self._chat_kind.replace(" ", "_")
+
+    def __str__(self) -> str:
+        return f"Transfer to {self._chat_kind}"
+
+    def needs_agent_wrapper(self) -> bool:
+        """True: the chat is run by an agent."""
+        return True

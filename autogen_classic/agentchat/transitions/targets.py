@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ...exception_utils import InvalidAttributeTypeError
 from .engine_hooks import engine_hook
 from .speaker_selection_result import SpeakerSelectionResult
-from .target_base import __AGENT_WRAPPER_PREFIX__, TransitionTarget, describe
+from .target_base import __AGENT_WRAPPER_PREFIX__, ChatWrappedTarget, TransitionTarget, describe
 
 if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
@@ -105,7 +105,7 @@ class AgentNameTarget(_AgentByName):
         super().__init__(agent_name=agent_name, **data)
 
 
-class NestedChatTarget(TransitionTarget):
+class NestedChatTarget(ChatWrappedTarget):
     """The chat moves to a nested chat, run by an agent made for it, which then hands back.
 
     Args:
@@ -115,33 +115,7 @@ class NestedChatTarget(TransitionTarget):
 
     nested_chat_config: dict[str, Any]
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """False: the nested chat is wrapped in an agent first."""
-        return False
-
-    def resolve(
-        self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
-    ) -> SpeakerSelectionResult:
-        """Not possible: raises NotImplementedError (the wrapper agent is the target)."""
-        raise NotImplementedError(
-            "NestedChatTarget does not support the resolve method. An agent should be used to encapsulate this "
-            "nested chat and then the target changed to an AgentTarget."
-        )
-
-    def display_name(self) -> str:
-        """'a nested chat'."""
-        return "a nested chat"
-
-    def normalized_name(self) -> str:
-        """'nested_chat'."""
-        return "nested_chat"
-
-    def __str__(self) -> str:
-        return "Transfer to nested chat"
-
-    def needs_agent_wrapper(self) -> bool:
-        """True: the nested chat is run by an agent."""
-        return True
+    _chat_kind: ClassVar[str] = "nested chat"
 
     def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
         """An agent that runs the nested chat when spoken to, then hands back to ``parent_agent``.
