@@ -9,6 +9,9 @@ subclass, or patching it with ``unittest.mock.patch.object(OpenAIClient, ...)``,
 - ``_patch_messages_for_deepseek_reasoner(**kwargs)`` puts DeepSeek's reasoning model's messages in
   the order it takes (system first, alternating roles, a user message last); other models' requests
   come back unchanged.
+- ``_convert_system_role_to_user(messages)`` gives every system message the user role; requests
+  to a model whose name contains ``mistral`` go through it, since the chat templates of Mistral's
+  open models (served by vLLM, LM Studio, LiteLLM...) refuse a system role.
 - ``_process_reasoning_model_params(params)`` prepares a request to an OpenAI reasoning model (a
   model whose name starts with ``o1``): it drops the sampling settings those models refuse, renames
   ``max_tokens`` and, for the first o1 models, turns system messages into user messages.
@@ -25,7 +28,13 @@ from typing import Any
 
 import openai
 
-__all__ = ["AGENT_NAME_ERROR_TEXT", "DEEPSEEK_REASONER", "ClassicRequestHooks", "is_reasoning_model"]
+__all__ = [
+    "AGENT_NAME_ERROR_TEXT",
+    "DEEPSEEK_REASONER",
+    "ClassicRequestHooks",
+    "is_reasoning_model",
+    "takes_no_system_role",
+]
 
 DEEPSEEK_REASONER = "deepseek-reasoner"
 
@@ -56,6 +65,11 @@ AGENT_NAME_ERROR_TEXT = (
 def is_reasoning_model(model: Any) -> bool:
     """Whether classic AutoGen treats ``model`` as an OpenAI reasoning model (its name starts with ``o1``)."""
     return isinstance(model, str) and model.startswith("o1")
+
+
+def takes_no_system_role(model: Any) -> bool:
+    """Whether classic AutoGen sends ``model`` its system messages as user messages (``mistral`` in the name)."""
+    return isinstance(model, str) and "mistral" in model
 
 
 def _server_messages(err: openai.BadRequestError) -> list[str]:
@@ -98,6 +112,13 @@ class ClassicRequestHooks:
             if message.get("role") == "system":
                 messages.insert(0, messages.pop(position))
                 return
+
+    @staticmethod
+    def _convert_system_role_to_user(messages: list[dict[str, Any]]) -> None:
+        """Give every system message of ``messages`` the user role, in place (the text stays as it is)."""
+        for message in messages:
+            if message.get("role", "") == "system":
+                message["role"] = "user"
 
     @classmethod
     def _patch_messages_for_deepseek_reasoner(cls, **kwargs: Any) -> Any:

@@ -16,7 +16,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessage
 from ...exception_utils import InvalidArgumentError
 from ..client_utils import HIDE_TOOLS_VALUES, FormatterProtocol, should_hide_tools, validate_parameter
 from ..errors import MalformedResponseError
-from .classic_hooks import DEEPSEEK_REASONER, ClassicRequestHooks, is_reasoning_model
+from .classic_hooks import DEEPSEEK_REASONER, ClassicRequestHooks, is_reasoning_model, takes_no_system_role
 from .http_clients import connection_error_from_timeout, loop_http_client, sync_http_client
 from .providers import OPENAI, OPENAI_DEFAULT_BASE_URL, Provider, provider_for
 from .request import SDK_FAST_PATH_KEY, response_format_param
@@ -83,6 +83,8 @@ def _is_async_http_client(client: Any) -> bool:
 
 
 _LOCAL_PLACEHOLDER_KEY = "not-needed"
+# Providers whose classic client is the OpenAI one (so it rewrites roles for Mistral-named models).
+_OPENAI_ROUTES = frozenset({"OpenAI", "DeepSeek"})
 
 
 def _default_azure_token_provider() -> Any:
@@ -371,11 +373,16 @@ class OpenAIClient(ClassicRequestHooks):
             if should_hide_tools(params_in.get("messages") or [], params_in.get("tools"), hide_tools):
                 params_in = {k: v for k, v in params_in.items() if k not in ("tools", "tool_choice")}
         model = params_in["model"]
-        if is_reasoning_model(model) or model == DEEPSEEK_REASONER:
+        # Mistral-named models reached the OpenAI way (vLLM, LM Studio, a proxy...) get no system role;
+        # the providers' own routes (api_type "mistral", "together"...) keep it, as their classic clients do.
+        no_system_role = takes_no_system_role(model) and (self.provider is None or self.provider.name in _OPENAI_ROUTES)
+        if is_reasoning_model(model) or model == DEEPSEEK_REASONER or no_system_role:
             # These requests' messages are rewritten in place by the classic hooks: copies, not the chat's own.
             params_in = {**params_in}
             if isinstance(params_in.get("messages"), list):
                 params_in["messages"] = [dict(m) if isinstance(m, Mapping) else m for m in params_in["messages"]]
+                if no_system_role:
+                    self._convert_system_role_to_user(params_in["messages"])
             if is_reasoning_model(model):
                 self._process_reasoning_model_params(params_in)
         if self.response_format is not None and params_in.get("response_format") is None:

@@ -45,8 +45,12 @@ OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
 OPENAI_BASE_URL_ENV = "OPENAI_BASE_URL"
 
 
-class UnsupportedProviderError(InvalidArgumentError):
-    """An ``api_type`` whose provider has no OpenAI-compatible chat endpoint."""
+class UnsupportedProviderError(InvalidArgumentError, ImportError):
+    """An ``api_type`` whose provider has no OpenAI-compatible chat endpoint.
+
+    Also an ``ImportError``: where such a provider's SDK is not installed, classic AutoGen fails the
+    same configuration with one, so code that guards the agent's creation that way keeps working.
+    """
 
 
 @dataclass(frozen=True)
