@@ -147,3 +147,21 @@ def test_without_ipywidgets_the_error_names_the_install(monkeypatch: pytest.Monk
     monkeypatch.setattr(builtins, "__import__", no_ipywidgets)
     with pytest.raises(ImportError, match=r"pip install ipywidgets"):
         SpeakerButtons(object())
+
+
+def test_a_manual_pattern_run_is_answered_by_buttons_too() -> None:
+    from autogen_classic.agentchat import run_group_chat
+    from autogen_classic.agentchat.group.patterns import ManualPattern
+
+    members = [agent(n, f"The {n}.") for n in ("a", "b", "c")]
+    response = run_group_chat(pattern=ManualPattern(initial_agent=members[0], agents=members), messages="Go",
+                              max_rounds=4)
+    panel = SpeakerButtons(response)
+    choice = panel.wait_for_question()
+    assert choice is not None and {"a", "b", "c"} <= set(panel.buttons)
+    panel.buttons["c"].click()
+    assert panel.wait_for_question() is not None
+    panel.choose("x")
+    panel.wait()
+    assert panel.answers == ["c", "x"] and response.summary == "c here"
+    assert any("TERMINATING RUN" in text for text in panel.printed)  # 0.14's patterns print why the run ended
