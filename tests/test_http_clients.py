@@ -282,3 +282,15 @@ def test_a_script_ends_without_unclosed_client_warnings(transport_name: str, tmp
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("['ok ', 'ok ']") == 2
     assert "nclosed" not in done.stderr and "ResourceWarning" not in done.stderr, done.stderr
+
+
+def test_a_typed_entry_takes_the_http_client_of_the_installed_sdk() -> None:
+    # The SDK's own client class (httpx's or its successor's): no separate httpx install is needed.
+    from autogen_classic.oai import OpenAILLMConfigEntry
+
+    client = openai.DefaultHttpxClient()
+    entry = OpenAILLMConfigEntry(model="gpt-4o-mini", api_key="sk-test", http_client=client)
+    assert entry.http_client is client
+    with pytest.raises(ValueError, match="http_client"):
+        OpenAILLMConfigEntry(model="gpt-4o-mini", api_key="sk-test", http_client=object())
+    client.close()

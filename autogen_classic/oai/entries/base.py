@@ -12,12 +12,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from httpx import Client as httpxClient
+import openai
 from pydantic import BaseModel, ConfigDict, Field, HttpUrl, SecretStr, ValidationInfo, field_serializer, field_validator
 from typing_extensions import Required, Self, TypedDict
 
 from ..model_client import ModelClient
 from ..secrets import is_secret_key
+
+# The HTTP client class of the installed OpenAI SDK (httpx's, or its successor package's in newer SDKs): the
+# type an entry's ``http_client`` takes, without requiring a package the SDK no longer uses.
+httpxClient: type = next(c for c in openai.DefaultHttpxClient.__mro__ if c.__name__ == "Client")
 
 __all__ = [
     "HIDDEN",
