@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, create_model, validate_call
 
 from .signatures import get_typed_signature
 
-__all__ = ["keyword_checked"]
+__all__ = ["keyword_checked", "signature_checked"]
 
 _PLAIN_KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 
@@ -30,7 +30,10 @@ def _config(title: Optional[str]) -> ConfigDict:
     return config
 
 
-def _signature_checked(func: Callable[..., Any], title: Optional[str]) -> Callable[..., Any]:
+def signature_checked(func: Callable[..., Any], title: Optional[str] = None) -> Callable[..., Any]:
+    """``func`` with its arguments checked and converted from its type hints by ``pydantic.validate_call``;
+    errors are titled ``title`` (default: the function's name). Signatures pydantic refuses run unchecked."""
+    title = title if title is not None else getattr(func, "__name__", None)
     try:
         return validate_call(func, config=_config(title))  # type: ignore[no-any-return]
     except Exception:  # noqa: BLE001 - e.g. exotic annotations: run the function as given
@@ -69,7 +72,7 @@ def keyword_checked(func: Callable[..., Any]) -> Callable[..., Any]:
     its own defaults. Errors are ``pydantic.ValidationError`` titled with the function's name.
     """
     title = getattr(func, "__name__", None)
-    fallback = _signature_checked(func, title)
+    fallback = signature_checked(func, title)
     model = _arguments_model(func, title) if title else None
     if model is None:
 

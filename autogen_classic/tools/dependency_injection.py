@@ -29,7 +29,7 @@ from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError
 from ..import_utils import is_coroutine_callable
 from ..types import Agent  # also the classic name ``dependency_injection.Agent``
 from .agent_protocol import ToolAgent
-from .call_validation import keyword_checked
+from .call_validation import keyword_checked, signature_checked
 from .signatures import Field, get_typed_signature  # string annotations resolved, so injected params are found
 
 __all__ = [
@@ -183,7 +183,7 @@ def _casting(provider: Callable[..., Any]) -> Callable[..., Any]:
         return _casting_providers[provider]
     except (KeyError, TypeError):
         pass
-    call = _validated(provider)
+    call = signature_checked(provider)
     with contextlib.suppress(TypeError):  # not weak-referenceable: built again next time
         _casting_providers[provider] = call
     return call
@@ -278,22 +278,6 @@ def _check_providers(func_name: str, dependencies: dict[str, Dependency], is_asy
         except (TypeError, ValueError):
             nested = {}
         _check_providers(func_name, nested, is_async, seen)
-
-
-def _validated(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` with its arguments checked and converted from the type hints.
-
-    Validation errors name the function ("1 validation error for add"), which is what the model
-    reads back. Signatures pydantic cannot handle are left unchecked.
-    """
-    title = getattr(func, "__name__", None)
-    try:
-        config = ConfigDict(arbitrary_types_allowed=True)
-        if title:
-            config["title"] = title
-        return validate_call(func, config=config)  # type: ignore[no-any-return]
-    except Exception:  # noqa: BLE001 - e.g. exotic annotations: run the function as given
-        return func
 
 
 def inject_params(f: Callable[..., Any]) -> Callable[..., Any]:

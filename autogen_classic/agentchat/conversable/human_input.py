@@ -8,7 +8,6 @@ run to completion. Closed input (``EOFError``) counts as "exit".
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import inspect
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -78,5 +77,4 @@ async def a_get_human_input(self: "ConversableAgent", prompt: str, *, iostream: 
         with IOStream.set_default(stream):
             return self.get_human_input(prompt)
 
-    context = contextvars.copy_context()
-    return await asyncio.get_running_loop().run_in_executor(None, context.run, ask)
+    return await asyncio.to_thread(ask)  # with this task's context variables

@@ -21,7 +21,6 @@ chat the classic way (:mod:`.classic_chat`). Without overrides, nothing of this 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import random
 from dataclasses import dataclass
@@ -347,11 +346,9 @@ async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector:
     record = _start(groupchat, last_speaker)
     try:
         if _asks_the_keyboard(groupchat):
-            # The console prompt waits for its answer; on a worker thread, so that the loop goes on (a run's
-            # consumer answering on this very loop, other tasks).
-            context = contextvars.copy_context()
-            planned = await asyncio.get_running_loop().run_in_executor(
-                None, context.run, _plan, groupchat, last_speaker, selector, record)
+            # The console prompt waits for its answer on a worker thread (with this task's context, so the
+            # same default stream), so that the loop goes on: a run's consumer may answer on this very loop.
+            planned = await asyncio.to_thread(_plan, groupchat, last_speaker, selector, record)
         else:
             planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
