@@ -30,6 +30,14 @@ def _all_of(conditions: Any, kind: type, method: str, fix: str) -> list[Any]:
     return conditions
 
 
+def _one(condition: Any, kind: type, fix: str) -> Any:
+    if not isinstance(condition, kind):
+        raise TypeError(
+            f"Expected an {kind.__name__} instance, got {type(condition).__name__}: {describe(condition)}; {fix}."
+        )
+    return condition
+
+
 class Handoffs(BaseModel):
     """The hand-off conditions of an agent, checked in this order when its turn ends:
 
@@ -52,12 +60,7 @@ class Handoffs(BaseModel):
         Args:
             condition: the ``OnContextCondition``.
         """
-        if not isinstance(condition, OnContextCondition):
-            raise TypeError(
-                f"Expected an OnContextCondition instance, got {type(condition).__name__}: {describe(condition)}; "
-                f"{_ON_CONTEXT_FIX}."
-            )
-        self.context_conditions.append(condition)
+        self.context_conditions.append(_one(condition, OnContextCondition, _ON_CONTEXT_FIX))
         return self
 
     def add_context_conditions(self, conditions: list[OnContextCondition]) -> Handoffs:
@@ -77,12 +80,7 @@ class Handoffs(BaseModel):
         Args:
             condition: the ``OnCondition``.
         """
-        if not isinstance(condition, OnCondition):
-            raise TypeError(
-                f"Expected an OnCondition instance, got {type(condition).__name__}: {describe(condition)}; "
-                f"{_ON_CONDITION_FIX}."
-            )
-        self.llm_conditions.append(condition)
+        self.llm_conditions.append(_one(condition, OnCondition, _ON_CONDITION_FIX))
         return self
 
     def add_llm_conditions(self, conditions: list[OnCondition]) -> Handoffs:
