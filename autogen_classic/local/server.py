@@ -1,4 +1,5 @@
-"""The embedded model server: llama.cpp's OpenAI-compatible server in a child process on 127.0.0.1."""
+"""The embedded model server: SmolLM2 on llama.cpp (the prebuilt ``xllamacpp`` engine) in a child process,
+behind an OpenAI-compatible HTTP front on 127.0.0.1 (``server_process.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from ._process import HOST, answers, bind_probe, completes, free_port, parent_death_hook, thread_count
-from .model_file import MODEL_NAME, check_available
+from .model_file import ENGINE_REQUIREMENT, MODEL_NAME, check_available
 
 __all__ = [
     "HOST",
@@ -37,12 +38,10 @@ TOOL_CHAT_FORMAT = "autogen-classic-tools"
 """The default chat format: the model's own template, plus tool calls (``tool_calls.py``)."""
 MODEL_TEMPLATE = "chat_template.default"
 """The chat format of the model's own template alone: requests with tools get text answers."""
-# The server process starts from this file, by path, whatever the chat format: it registers the tool-call
-# handler and makes llama.cpp accept content-part lists and null content (chat_request.py). Importing it
-# through the package would load all of autogen_classic there (seconds of start-up) for modules that need
-# only llama_cpp.
-_SERVER_ENTRY = Path(__file__).with_name("tool_calls.py")
-_BOOTSTRAP = "import runpy, sys; runpy.run_path(sys.argv.pop(1), run_name='__main__')"
+CHAT_FORMATS = (TOOL_CHAT_FORMAT, MODEL_TEMPLATE)
+# The server process starts from this file, by path: importing it through the package would load all of
+# autogen_classic there (seconds of start-up) for modules that need only the standard library and the engine.
+_SERVER_ENTRY = Path(__file__).with_name("server_process.py")
 _PORT_ATTEMPTS = 3
 _IN_USE_MARKER = "address already in use"
 
@@ -98,12 +97,12 @@ class EmbeddedServer:
         port: the port on 127.0.0.1; None picks a free one (and retries if another process takes it first).
         n_ctx: the context size in tokens; None uses ``AUTOGEN_CLASSIC_LOCAL_N_CTX`` when set, else
             the model's full context of 8,192 tokens.
-        n_threads: CPU threads for generation; None uses min(available CPUs, 4).
+        n_threads: CPU threads for generation; None uses ``AUTOGEN_CLASSIC_LOCAL_THREADS`` when set, else
+            one CPU fewer than available, between 1 and 4.
         startup_timeout: seconds to wait for the server to answer before giving up.
-        chat_format: how llama.cpp turns chat requests into prompts. None (``TOOL_CHAT_FORMAT``): the
-            model's own template, and OpenAI-style ``tool_calls`` for requests with ``tools``;
-            ``MODEL_TEMPLATE``: the template alone; any other llama.cpp chat format by name, e.g.
-            ``"chatml-function-calling"``.
+        chat_format: None (``TOOL_CHAT_FORMAT``): the model's own template, and OpenAI-style
+            ``tool_calls`` for requests with ``tools``; ``MODEL_TEMPLATE``: the template alone (requests
+            with tools get text answers).
 
     With every chat format the server takes ``content`` as a list of OpenAI content parts in any role
     (text parts joined one per line, an image as the text ``<image>``: the model reads text only) and
@@ -122,16 +121,18 @@ class EmbeddedServer:
         chat_format: str | None = None,
     ) -> None:
         check_port(port)
-        if chat_format is not None and (not isinstance(chat_format, str) or not chat_format.strip()):
+        if chat_format is not None and (not isinstance(chat_format, str) or chat_format.strip() not in CHAT_FORMATS):
             raise ValueError(
-                f"chat_format must be the name of a llama.cpp chat format, e.g. {MODEL_TEMPLATE!r}, or None "
-                f"for tool calls ({TOOL_CHAT_FORMAT!r}); got {chat_format!r}"
+                f"chat_format must be {TOOL_CHAT_FORMAT!r} (tool calls; the default, also None) or "
+                f"{MODEL_TEMPLATE!r} (the model's template alone); got {chat_format!r}"
             )
         self._chat_format = chat_format.strip() if chat_format is not None else TOOL_CHAT_FORMAT
         self._requested_port = port
         if n_ctx is not None and (isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx <= 0):
             raise ValueError(f"n_ctx must be a positive number of tokens or None, got {n_ctx!r}")
         self._n_ctx = n_ctx if n_ctx is not None else default_n_ctx()
+        if n_threads is not None and (isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads <= 0):
+            raise ValueError(f"n_threads must be a positive number of CPU threads or None, got {n_threads!r}")
         self._n_threads = n_threads or thread_count()
         self._startup_timeout = startup_timeout
         self._port: int | None = None
@@ -223,13 +224,9 @@ class EmbeddedServer:
     def _launch(self, model: Path, port: int) -> None:
         fd, log_name = tempfile.mkstemp(prefix=f"autogen-classic-smollm2-{port}-", suffix=".log")
         self._log_path, self._port, self._owner_pid = Path(log_name), port, os.getpid()
-        threads = str(self._n_threads)
-        command = [sys.executable, "-c", _BOOTSTRAP, str(_SERVER_ENTRY)] + [
+        command = [sys.executable, str(_SERVER_ENTRY)] + [
             "--model", str(model), "--model_alias", MODEL_NAME, "--chat_format", self._chat_format,
-            "--host", HOST, "--port", str(port), "--n_ctx", str(self._n_ctx),
-            "--n_threads", threads, "--n_threads_batch", threads,
-            "--use_mlock", "False",  # pinning the model in RAM only warns under containers' memlock limits
-            "--verbose", "False",
+            "--host", HOST, "--port", str(port), "--n_ctx", str(self._n_ctx), "--n_threads", str(self._n_threads),
         ]  # fmt: skip
         options: dict[str, Any] = {}
         if os.name == "posix":
@@ -276,10 +273,10 @@ class EmbeddedServer:
             time.sleep(0.2)
 
     def _check_inference(self) -> None:
-        """Evaluate a two-token prompt once, so a llama.cpp build that crashes on real prompts fails here, clearly.
+        """Evaluate a two-token prompt once, so an engine that crashes on real prompts fails here, clearly.
 
-        Native builds of llama-cpp-python 0.3.36 on CPUs with AMX answer ``/models`` and then die on the first
-        prompt of more than one token; every chat would otherwise end in a bare "Connection error".
+        A llama.cpp build with kernels this CPU cannot run may answer ``/models`` and then die on the first
+        prompt; every chat would otherwise end in a bare "Connection error".
         """
         assert self._process is not None
         if completes(f"{self.base_url}/completions") or self._process.poll() is None:
@@ -288,10 +285,10 @@ class EmbeddedServer:
         tail = self.log_tail()
         self._process = None
         raise EmbeddedServerError(
-            f"The embedded model server crashed (exit code {code}) on its first prompt: the installed "
-            "llama-cpp-python build does not run on this CPU. Rebuild it for the common instruction sets: "
-            'pip cache remove llama_cpp_python; CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install --force-reinstall '
-            f"--no-deps llama-cpp-python. End of its log {self._log_path}:\n{tail}"
+            f"The embedded model server crashed (exit code {code}) on its first prompt: the installed engine "
+            f"does not run on this CPU. Reinstall the tested engine: pip install --force-reinstall "
+            f"'{ENGINE_REQUIREMENT}', and report the CPU (lscpu) if it still crashes. "
+            f"End of its log {self._log_path}:\n{tail}"
         )
 
     def _terminate(self, timeout: float = 10.0) -> None:
