@@ -13,10 +13,9 @@ Variants (``--variants``; all by default):
   ``tool_choice`` unset, which is what agents send;
 - ``tools-required``: the same with ``tool_choice="required"`` (a tool must be called);
 - ``tools-directive``: the same as ``tools`` with a more directive system message (route by topic,
-  answer in text only greetings and goodbyes);
-- ``stock-auto``: llama.cpp's own ``chatml-function-calling`` format with ``tool_choice="auto"``;
-- ``stock-unset``: the same format with ``tool_choice`` unset, as agents send it (it then never
-  calls a tool, like a server started with the model's template alone).
+  answer in text only greetings and goodbyes).
+
+``bench/bench_embedded_model.py`` runs the ``tools`` variant beside the other measures of the embedded model.
 
 Columns: ``right`` (the expected tool, or text when text is expected), ``wrong tool``, ``text``
 (a text answer where a tool was expected), ``over-call`` (a tool where text was expected), ``args ok``
@@ -106,11 +105,7 @@ VARIANTS: dict[str, tuple[str | None, Any, str]] = {
     "tools": (None, None, SYSTEM),
     "tools-required": (None, "required", SYSTEM),
     "tools-directive": (None, None, SYSTEM_DIRECTIVE),
-    "stock-auto": ("chatml-function-calling", "auto", SYSTEM),
-    "stock-unset": ("chatml-function-calling", None, SYSTEM),
 }
-# llama.cpp's stock format writes text answers without a token limit: a small context bounds them.
-_STOCK_N_CTX = 1024
 _N_CTX = 2048
 # Bounds text answers; arguments fit (strings are capped at 200 characters by the default format).
 _MAX_TOKENS = 256
@@ -266,9 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[VariantResult] = []
     formats = dict.fromkeys(VARIANTS[name][0] for name in args.variants)  # one server per format, in order
     for chat_format in formats:
-        n_ctx = _STOCK_N_CTX if chat_format == "chatml-function-calling" else _N_CTX
         try:
-            server = local.EmbeddedServer(n_ctx=n_ctx, n_threads=args.threads, chat_format=chat_format).start()
+            server = local.EmbeddedServer(n_ctx=_N_CTX, n_threads=args.threads, chat_format=chat_format).start()
         except (local.LocalModelUnavailableError, local.EmbeddedServerError, TimeoutError) as err:
             print(f"Error: {err}", file=sys.stderr)
             return 2

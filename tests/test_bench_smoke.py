@@ -246,7 +246,7 @@ def test_local_tools_spread_keeps_every_answer_and_rejects_a_bad_limit(local_too
 
 
 def test_local_tools_runs_on_the_embedded_model(local_tools: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("llama_cpp", reason="the local extra is not installed")
+    pytest.importorskip("xllamacpp", reason="the local extra is not installed")
     assert local_tools.main(["--variants", "tools", "--limit", "2"]) == 0
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("tools "))
@@ -258,7 +258,7 @@ def test_local_tools_runs_on_the_embedded_model(local_tools: ModuleType, capsys:
 def test_suite_quick_local_tools_is_short() -> None:
     suite = load_bench_script("bench_run", "run")
     assert suite.section_argv("local_tools", quick=True, compare=None) == [
-        "--limit", "8", "--variants", "tools", "stock-auto"]  # fmt: skip
+        "--limit", "8", "--variants", "tools", "tools-required"]  # fmt: skip
     assert suite.section_argv("local_tools", quick=False, compare=None) == []
 
 

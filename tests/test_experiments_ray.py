@@ -438,7 +438,7 @@ def _embedded_model_installed() -> bool:
     return True
 
 
-@pytest.mark.skipif(not _embedded_model_installed(), reason="needs the local extra (llama-cpp-python and the model)")
+@pytest.mark.skipif(not _embedded_model_installed(), reason="needs the local extra (xllamacpp and the model)")
 def test_the_real_embedded_model_server_is_shared_by_two_workers(model_hosts: Any, tmp_path: Path) -> None:
     # Starts the real SmolLM2 server once (a few seconds); the chats themselves do not generate.
     model_hosts(None)
