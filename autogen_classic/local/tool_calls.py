@@ -27,13 +27,18 @@ The module runs in the server's process with only the standard library: ``answer
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-__all__ = ["CHAT_FORMAT", "MODEL_TEMPLATE", "ChoiceError", "answer_chat", "choice_prompt"]
+__all__ = ["CHAT_FORMAT", "MODEL_TEMPLATE", "ChoiceError", "answer_chat", "choice_prompt", "schema_grammar"]
 
 CHAT_FORMAT = "autogen-classic-tools"
 """Tool calls as described above (the server's default)."""
@@ -61,6 +66,24 @@ _CHAT_KEYS = (*_SAMPLING, "max_tokens", "max_completion_tokens", "stop", "respon
               "top_logprobs", "stream_options", "grammar", "json_schema")  # fmt: skip
 
 Engine = Any  # engine.Engine: chat(request, on_chunk) and complete(request)
+
+
+def _sibling(name: str) -> ModuleType:
+    """This folder's module ``name``: through the package when imported from it, else by path under the
+    private name ``server_process.py`` uses (the server's process never imports the package)."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
+    private = f"_autogen_classic_local_{name}"
+    if private not in sys.modules:
+        spec = importlib.util.spec_from_file_location(private, Path(__file__).with_name(f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[private] = module
+        spec.loader.exec_module(module)
+    return sys.modules[private]
+
+
+_json_grammar = _sibling("json_grammar")
 Emit = Callable[[dict[str, Any]], Any]
 
 
@@ -162,23 +185,50 @@ def _literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _bounded(schema: Any) -> Any:
-    """A copy of a JSON schema in which unbounded strings and arrays get a maximum length."""
+def _bounded(schema: Any, caps: bool = True) -> Any:
+    """A copy of a JSON schema whose objects take only the properties they declare (unless the schema says
+    otherwise) and, with ``caps``, whose unbounded strings and arrays get a maximum length."""
     if isinstance(schema, list):
-        return [_bounded(item) for item in schema]
+        return [_bounded(item, caps) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    bounded = {key: _bounded(value) for key, value in schema.items()}
+    bounded = {key: _bounded(value, caps) for key, value in schema.items()}
     if isinstance(schema.get("properties"), dict):  # its keys are parameter names, not schema keywords
-        bounded["properties"] = {name: _bounded(value) for name, value in schema["properties"].items()}
-        # The parameters the function declares and no others: llama.cpp would let the model add its own.
+        bounded["properties"] = {name: _bounded(value, caps) for name, value in schema["properties"].items()}
+        # The properties declared and no others: llama.cpp would let the model add its own.
         bounded.setdefault("additionalProperties", False)
+    if not caps:
+        return bounded
     free = not any(key in schema for key in ("enum", "const", "pattern", "format"))
     if schema.get("type") == "string" and free and "maxLength" not in schema:
         bounded["maxLength"] = max(_MAX_STRING, int(schema.get("minLength", 0)))
     if schema.get("type") == "array" and "maxItems" not in schema:
         bounded["maxItems"] = max(_MAX_ITEMS, int(schema.get("minItems", 0)))
     return bounded
+
+
+def schema_grammar(schema: Any, caps: bool = False) -> str:
+    """The grammar (llama.cpp's ``grammar``) of the JSON documents ``schema`` allows, written compactly: at most
+    one space between tokens, and objects with the properties they declare only (see ``json_grammar.py``)."""
+    closed = _bounded(schema if isinstance(schema, dict) else {}, caps)
+    compact = _json_grammar.gbnf(closed)
+    if compact is not None:
+        return str(compact)
+    # Beyond what json_grammar writes: llama.cpp's converter, told to put at most one space between tokens.
+    options = {"whitespace_pattern": " ?"}
+    return "%llguidance {}\nstart: %json " + json.dumps({**closed, "x-guidance": options}, ensure_ascii=False)
+
+
+def _response_format_grammar(response_format: Any) -> str | None:
+    """The grammar for a ``response_format`` carrying a schema (llama.cpp's ``json_object`` + ``schema`` form,
+    or OpenAI's ``json_schema``), else None (no format, or any JSON object: left to the engine)."""
+    if not isinstance(response_format, dict):
+        return None
+    schema = response_format.get("schema")
+    if response_format.get("type") == "json_schema":
+        inner = response_format.get("json_schema")
+        schema = inner.get("schema") if isinstance(inner, dict) else None
+    return schema_grammar(schema) if isinstance(schema, dict) and schema else None
 
 
 def _choose(engine: Engine, prompt: str, names: list[str], text: bool, sampling: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
@@ -232,6 +282,10 @@ def _as_chunks(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
 def _plain_answer(engine: Engine, request: dict[str, Any], plain: list[dict[str, str]], emit: Emit | None) -> dict[str, Any] | None:
     """The answer of the model's own chat template to the conversation, tools left out."""
     chat = {key: request[key] for key in _CHAT_KEYS if request.get(key) is not None}
+    grammar = _response_format_grammar(chat.get("response_format"))
+    if grammar is not None:
+        del chat["response_format"]
+        chat["grammar"] = grammar
     return engine.chat({**chat, "messages": plain}, emit)
 
 
@@ -340,8 +394,8 @@ def _takes_nothing(schema: Any) -> bool:
 
 def _complete_arguments(engine: Engine, request: dict[str, Any], schema: Any) -> dict[str, Any]:
     try:
-        return dict(engine.complete({**request, "json_schema": schema}))
+        return dict(engine.complete({**request, "grammar": schema_grammar(schema)}))
     except Exception as error:  # noqa: BLE001 - only llama.cpp's 400 for a schema it cannot turn into a grammar
         if getattr(error, "status", None) != 400:
             raise
-        return dict(engine.complete({**request, "json_schema": {"type": "object"}}))  # any JSON object parses
+        return dict(engine.complete({**request, "grammar": schema_grammar({"type": "object"})}))  # any object parses
