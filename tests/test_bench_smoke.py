@@ -180,7 +180,9 @@ def test_suite_passes_the_quick_options_to_each_section() -> None:
     assert suite.section_argv("selection", quick=True, compare=None) == ["--method", "both", "--limit", "8"]
     assert suite.section_argv("orchestration", quick=True, compare="/py") == ["--output", "console", "--quick", "--compare", "/py"]
     assert suite.section_argv("client", quick=False, compare=None) == []
-    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools, redis_cache, docker_exec"):
+    assert suite.section_argv("embedded_model", quick=True, compare=None) == ["--selection-limit", "8"]
+    assert suite.section_script("embedded_model").name == "bench_embedded_model.py"
+    with pytest.raises(ValueError, match="name must be one of orchestration, scale, selection, client, local_tools, embedded_model, redis_cache, docker_exec"):
         suite.section_argv("everything", quick=True, compare=None)
     assert suite.section_script("scale").name == "bench_scale.py" and suite.section_script("scale").is_file()
     with pytest.raises(ValueError, match="name must be one of"):

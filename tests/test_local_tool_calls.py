@@ -260,7 +260,8 @@ def test_the_function_is_chosen_by_its_description(embedded_server: local.Embedd
     assert other.choices[0].message.tool_calls[0].function.name == second
     from autogen_classic.local import tool_calls
 
-    assert tool_calls.choice_prompt({"name": "x", "description": money}) == (
-        "The following message is about payments, invoices, charges and refunds.\n\nMessage: "
+    assert tool_calls.choice_prompts({"name": "x", "description": money}) == (
+        "The following message is about payments, invoices, charges and refunds.\n\nMessage: ",
+        "Topic: Payments, invoices, charges and refunds.\nMessage: ",
     )
-    assert tool_calls.choice_prompt({"name": "transfer_to_sales"}).startswith("The following message is about transfer to sales.")
+    assert tool_calls.choice_prompts({"name": "transfer_to_sales"})[1] == "Topic: transfer to sales\nMessage: "
