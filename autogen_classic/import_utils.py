@@ -182,13 +182,16 @@ def _installed_version(name: str) -> Optional[str]:
         return None
 
 
-def get_missing_imports(modules: Union[str, Iterable[str]]) -> list[str]:
-    """The entries of ``modules`` that cannot be imported here, or whose version is out of bounds.
+def get_missing_imports(modules: Union[str, Iterable[str]]) -> dict[str, str]:
+    """The entries of ``modules`` that cannot be imported here, or whose version is out of bounds, each with why.
 
-    A dotted name counts by its top package; an entry may carry bounds (``"openai>=1.0"``), checked
-    against the installed version when it can be found.
+    As in AG2 Classic 0.14: a dict from the module's name (bounds left out) to the reason, e.g.
+    ``{"llmlingua": "'llmlingua' is not installed."}`` or ``"'openai' is installed, but the installed version
+    1.2 is too low (required 'openai>=2.0')."``. A dotted name counts by its top package; an entry may carry
+    bounds (``"openai>=1.0"``), checked against the installed version when it can be found. (0.14.1 counts
+    only modules already imported; here a module counts when it can be imported.)
     """
-    missing = []
+    missing: dict[str, str] = {}
     for entry in _names(modules):
         info = ModuleInfo.from_str(entry) if re.search(r"[<>]", entry) else None
         name = info.name if info is not None else entry
@@ -196,22 +199,24 @@ def get_missing_imports(modules: Union[str, Iterable[str]]) -> list[str]:
             found = importlib.util.find_spec(name) is not None
         except (ImportError, ValueError):  # a parent package that is missing
             found = False
-        if found and info is not None:
-            version = _installed_version(name)
-            found = version is None or info._check_version(version) is None
         if not found:
-            missing.append(entry)
+            missing[name] = f"'{name}' is not installed."
+        elif info is not None:
+            version = _installed_version(name)
+            problem = info._check_version(version) if version is not None else None
+            if problem is not None:
+                missing[name] = problem
     return missing
 
 
-def _missing_error(missing: Iterable[str], dep_target: str, where: str) -> ImportError:
-    missing = list(missing)
-    plural = "s" if len(missing) > 1 else ""
-    names = ", ".join(repr(m) for m in missing)
-    return ImportError(
-        f"Module{plural} {names} needed for {where} {'are' if plural else 'is'} missing, please install it using "
-        f"'pip install {_PACKAGE}[{dep_target}]'"
-    )
+def _missing_error(missing: Union[Iterable[str], dict[str, str]], dep_target: str, where: str) -> ImportError:
+    """AG2 Classic 0.14's message: what is missing for ``where``, a line per module saying why, and the install."""
+    reasons = dict(missing) if isinstance(missing, dict) else {name: f"'{name}' is not installed." for name in missing}
+    plural = len(reasons) > 1
+    lines = [f"{'Modules' if plural else 'A module'} needed for {where} {'are' if plural else 'is'} missing:"]
+    lines += [f" - {reason}" for reason in reasons.values()]
+    lines += [f"Please install {'them' if plural else 'it'} using:", f"'pip install {_PACKAGE}[{dep_target}]'"]
+    return ImportError("\n".join(lines))
 
 
 # ---------------------------------------------------------------- patching what needs a missing module
@@ -253,9 +258,8 @@ class PatchObject(ABC, Generic[T]):
     def msg(self) -> str:
         """The message of the ``ImportError``."""
         o = self.get_object_with_metadata()
-        # The qualified name without the enclosing function's "<locals>" (``Class.method`` or ``function``).
-        name = str(getattr(o, "__qualname__", None) or getattr(o, "__name__", None) or repr(o)).split("<locals>.")[-1]
-        where = f"{getattr(o, '__module__', '?')}.{name}"
+        name = str(getattr(o, "__name__", None) or repr(o))
+        where = f"{o.__module__}.{name}" if getattr(o, "__module__", None) else name
         return str(_missing_error(self.missing_modules, self.dep_target, where))
 
     def copy_metadata(self, retval: Any) -> None:
@@ -456,7 +460,7 @@ def _mark(o: T, dep_target: Optional[str]) -> T:
     return getattr(pytest.mark, mark_name)(o)  # type: ignore[no-any-return]
 
 
-def _missing_text(missing: list[str], dep_target: Optional[str]) -> str:
+def _missing_text(missing: dict[str, str], dep_target: Optional[str]) -> str:
     extra = f"[{dep_target}]" if dep_target else ""
     plural = "s" if len(missing) > 1 else ""
     return f"Missing module{plural}: {', '.join(missing)}. Install using 'pip install {_PACKAGE}{extra}'"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import warnings
 from types import SimpleNamespace
 from typing import Any
@@ -286,18 +287,20 @@ def test_custom_model_client_class(abc: list) -> None:
         gc.select_speaker(abc[0], None)
 
 
-def test_without_a_model_auto_warns_once_and_uses_round_robin(abc: list) -> None:
+def test_without_a_model_auto_raises_the_classic_error(abc: list) -> None:
+    # As AG2 Classic 0.14.1: "auto" selection that must ask a model, with none configured, is a ValueError.
     gc = group(abc)
     no_model = agent("chat_manager")
-    with pytest.warns(UserWarning, match="no model is configured") as caught:
-        order = [gc.select_speaker(abc[0], no_model), gc.select_speaker(abc[1], no_model), gc.select_speaker(abc[2], None)]
-    assert [a.name for a in order] == ["bob", "carol", "alice"]
-    assert len([w for w in caught if "no model is configured" in str(w.message)]) == 1
-    assert gc.selection_log[0].reason == "no model is configured for auto selection; round robin after alice"
+    for selector in (no_model, None):
+        with pytest.raises(ValueError, match=re.escape(
+            "The group chat's internal speaker selection agent does not have an LLM configuration. Please provide a "
+            "valid LLM config to the group chat's GroupChatManager or set it with the select_speaker_auto_llm_config "
+            "parameter."
+        )):
+            gc.select_speaker(abc[0], selector)
     assert gc.selection_client is None
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        gc.select_speaker(abc[0], None)  # already warned for this group chat
+    gc.select_speaker_auto_llm_config = {"config_list": [{"model": "m", "api_key": "k", "base_url": "http://127.0.0.1:9"}]}
+    assert gc.select_speaker_auto_llm_config  # the fix the message names
 
 
 # ----------------------------------------------------------------- trace and async

@@ -114,16 +114,20 @@ def test_repeated_conversation_with_same_cache_makes_zero_requests(
     assert again.actual_usage_summary is None and again.total_usage_summary is not None
 
 
-def test_legacy_cache_seed_defaults_to_41_on_disk(
+def test_no_cache_unless_a_seed_is_given_and_then_on_disk(
     scripted_server: ScriptedOpenAIServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     config = scripted_server.llm_config()
-    del config["cache_seed"]  # classic default: cache on disk under .cache/41
-    scripted_server.add_reply("Paris")
+    del config["cache_seed"]  # AG2 Classic 0.14's default: nothing cached (0.2 and 0.7.3 cached under seed 41)
+    scripted_server.add_replies("Paris", "Lyon")
     assert OpenAIWrapper(**config).create(messages=USER).choices[0].message.content == "Paris"
-    assert OpenAIWrapper(**config).create(messages=USER).choices[0].message.content == "Paris"
-    assert scripted_server.request_count == 1
+    assert OpenAIWrapper(**config).create(messages=USER).choices[0].message.content == "Lyon"
+    assert scripted_server.request_count == 2 and not (tmp_path / ".cache").exists()
+    scripted_server.add_reply("Paris")  # the classic seed, asked for: cached on disk under .cache/41
+    assert OpenAIWrapper(**{**config, "cache_seed": 41}).create(messages=USER).choices[0].message.content == "Paris"
+    assert OpenAIWrapper(**{**config, "cache_seed": 41}).create(messages=USER).choices[0].message.content == "Paris"
+    assert scripted_server.request_count == 3
     assert (tmp_path / ".cache" / "41").is_dir()
     scripted_server.add_reply("fresh")  # another seed is another cache
     assert OpenAIWrapper(**{**config, "cache_seed": 5}).create(messages=USER).choices[0].message.content == "fresh"

@@ -337,7 +337,7 @@ def test_patching_classes_members_and_exceptions() -> None:
         def size(self) -> int:
             return 1
 
-    with pytest.raises(ImportError, match=f"Module '{ABSENT}' needed for .*Needs.__init__ is missing"):
+    with pytest.raises(ImportError, match=f"A module needed for .*__init__ is missing:\n - '{ABSENT}' is not installed."):
         Needs()
     assert Needs.helper() == "still works"
     with pytest.raises(ImportError):

@@ -513,12 +513,14 @@ def test_a_auto_select_speaker_asks_the_model_among_the_given_agents(scripted_se
     assert groupchat.selection_log[-1].chosen == "carol"
 
 
-def test_a_auto_select_speaker_without_a_model_takes_the_next_agent() -> None:
+def test_a_auto_select_speaker_without_a_model_raises_as_the_reference() -> None:
     alice, bob, carol = agent("alice"), agent("bob"), agent("carol")
     groupchat = autogen.GroupChat([alice, bob, carol], messages=[{"role": "user", "content": "x", "name": "alice"}])
     manager = autogen.GroupChatManager(groupchat, llm_config=False)
-    assert asyncio.run(groupchat.a_auto_select_speaker(bob, manager, None, None)) is carol
-    assert groupchat._auto_select_speaker(carol, manager, None, [alice, bob]) is alice
+    with pytest.raises(ValueError, match="does not have an LLM configuration"):
+        asyncio.run(groupchat.a_auto_select_speaker(bob, manager, None, None))
+    with pytest.raises(ValueError, match="does not have an LLM configuration"):
+        groupchat._auto_select_speaker(carol, manager, None, [alice, bob])
 
 
 # ----------------------------------------------------------------- classic constructions
@@ -624,11 +626,8 @@ def test_classic_edge_usages_of_group_chats() -> None:
     )):
         _run_group(autogen.GroupChat(agents=[], messages=[], max_round=3))
     assert _run_group(autogen.GroupChat(trio(), [], 4, speaker_selection_method="Round_Robin")) == ["u", "a", "b", "c"]
-    with pytest.warns(UserWarning, match="no model is configured"):  # "auto" without a model: round robin
-        names = _run_group(
-            autogen.GroupChat(trio(), [], 5, speaker_selection_method="Auto", allow_repeat_speaker=False)
-        )
-    assert names == ["u", "a", "b", "c", "a"]
+    with pytest.raises(ValueError, match="does not have an LLM configuration"):  # "auto" without a model
+        _run_group(autogen.GroupChat(trio(), [], 5, speaker_selection_method="Auto", allow_repeat_speaker=False))
     a, b = trio()[:2]
     pair = autogen.GroupChat((a, b), messages=[], max_round=3, speaker_selection_method="round_robin")
     assert isinstance(pair.agents, tuple) and _run_group(pair) == ["u", "a", "b"]

@@ -36,9 +36,14 @@ def test_optional_import_block_records_a_failed_import_and_goes_on() -> None:
 
 
 def test_get_missing_imports_names_only_what_is_missing() -> None:
-    assert get_missing_imports(["json", ABSENT, "os.path"]) == [ABSENT]
-    assert get_missing_imports("json") == []
-    assert get_missing_imports(f"{ABSENT}.sub") == [f"{ABSENT}.sub"]
+    # AG2 Classic 0.14: a dict from each missing module to why it is missing.
+    assert get_missing_imports(["json", ABSENT, "os.path"]) == {ABSENT: f"'{ABSENT}' is not installed."}
+    assert get_missing_imports("json") == {}
+    assert get_missing_imports(f"{ABSENT}.sub") == {f"{ABSENT}.sub": f"'{ABSENT}.sub' is not installed."}
+    assert get_missing_imports("pytest>=1000") == {
+        "pytest": f"'pytest' is installed, but the installed version {pytest.__version__} is too low (required 'pytest>=1000')."
+    }
+    assert get_missing_imports("pytest>=1.0,<1000") == {}
 
 
 def test_require_optional_import_raises_import_error_naming_module_and_extra_when_used() -> None:
@@ -49,8 +54,8 @@ def test_require_optional_import_raises_import_error_naming_module_and_extra_whe
     with pytest.raises(ImportError) as info:
         compress("x")
     assert str(info.value) == (
-        f"Module '{ABSENT}' needed for {__name__}.compress is missing, please install it using "
-        "'pip install autogen-classic[long-context]'"
+        f"A module needed for {__name__}.compress is missing:\n - '{ABSENT}' is not installed.\n"
+        "Please install it using:\n'pip install autogen-classic[long-context]'"
     )
 
     @require_optional_import([ABSENT, ABSENT + "2"], "x")
@@ -58,7 +63,7 @@ def test_require_optional_import_raises_import_error_naming_module_and_extra_whe
         def __init__(self) -> None:
             pass
 
-    with pytest.raises(ImportError, match=r"^Modules .* are missing, please install it using 'pip install autogen-classic\[x\]'"):
+    with pytest.raises(ImportError, match=r"^Modules needed for .*__init__ are missing:\n - .*\n - .*\nPlease install them using:\n'pip install autogen-classic\[x\]'"):
         Needs()
 
     @require_optional_import("json", "x")

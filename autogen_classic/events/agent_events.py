@@ -21,6 +21,7 @@ from .console_text import named
 from ..types import content_str  # noqa: F401 - importable here, as in the classic module
 from .received_events import (  # noqa: F401 - the classic path of these events
     BasePrintReceivedEvent,
+    EventRole,
     FunctionCall,
     FunctionCallEvent,
     FunctionResponseEvent,

@@ -136,6 +136,30 @@ def usage_fields(
     return fields
 
 
+def _change_usage_summary_format(
+    actual_usage_summary: Optional[dict[str, Any]] = None, total_usage_summary: Optional[dict[str, Any]] = None
+) -> dict[str, dict[str, Any]]:
+    """The classic plain-dict form of two usage summaries, as the usage event's ``actual`` / ``total`` fields.
+
+    Each summary (``{"total_cost": ..., "<model>": {"cost": ..., "prompt_tokens": ...}}``) becomes
+    ``{"usages": [{..., "model": "<model>"}, ...], "total_cost": ...}``; a missing one becomes
+    ``{"usages": None, "total_cost": None}``.
+    """
+    summary: dict[str, dict[str, Any]] = {}
+    for usage_type, usage_summary in (("actual", actual_usage_summary), ("total", total_usage_summary)):
+        if usage_summary is None:
+            summary[usage_type] = {"usages": None, "total_cost": None}
+            continue
+        altered: dict[str, Any] = {"usages": []}
+        for key, value in usage_summary.items():
+            if isinstance(key, str) and isinstance(value, dict):
+                altered["usages"].append({**value, "model": key})
+            else:
+                altered[key] = value
+        summary[usage_type] = altered
+    return summary
+
+
 @wrap_event
 class UsageSummaryEvent(BaseEvent):
     """A model client's usage summary, with and without cache hits."""

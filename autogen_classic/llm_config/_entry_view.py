@@ -45,6 +45,17 @@ class ConfigListEntry(dict):  # type: ignore[type-arg]
             return field.get_default(call_default_factory=True)
         raise AttributeError(f"'{self._typed_name}' object has no attribute '{name}'")
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # ``entry.response_format = Model`` on an entry of ``llm_config.config_list``, as on AG2 0.14's typed
+        # entries: a field of the typed entry is set in the dict, which is what requests are built from.
+        cls = entry_class_for(self.get("api_type"))
+        if name.startswith("_") or cls is None or name not in cls.model_fields:
+            fields = ", ".join(sorted(cls.model_fields)) if cls is not None else ""
+            raise AttributeError(
+                f"'{self._typed_name}' object has no field '{name}'" + (f"; its fields are {fields}" if fields else "")
+            )
+        self[name] = value
+
     def model_dump(self, *args: Any, exclude_none: bool = True, **kwargs: Any) -> dict[str, Any]:
         """The entry as a new plain dict (secrets included: this is data, not a display)."""
         data = dict(self)

@@ -12,6 +12,7 @@ from termcolor import colored
 
 from ..events.client_events import (  # noqa: F401 - the classic path of these names
     ActualUsageSummary,
+    _change_usage_summary_format,
     Mode,
     ModelUsageSummary,
     StreamEvent,
@@ -27,30 +28,6 @@ from .base_message import BaseMessage, wrap_message
 from .console_text import printer
 
 __all__ = ["UsageSummaryMessage"]
-
-
-def _change_usage_summary_format(
-    actual_usage_summary: Optional[dict[str, Any]] = None, total_usage_summary: Optional[dict[str, Any]] = None
-) -> dict[str, dict[str, Any]]:
-    """The classic plain-dict form of two usage summaries, as the usage event's ``actual`` / ``total`` fields.
-
-    Each summary (``{"total_cost": ..., "<model>": {"cost": ..., "prompt_tokens": ...}}``) becomes
-    ``{"usages": [{..., "model": "<model>"}, ...], "total_cost": ...}``; a missing one becomes
-    ``{"usages": None, "total_cost": None}``.
-    """
-    summary: dict[str, dict[str, Any]] = {}
-    for usage_type, usage_summary in (("actual", actual_usage_summary), ("total", total_usage_summary)):
-        if usage_summary is None:
-            summary[usage_type] = {"usages": None, "total_cost": None}
-            continue
-        altered: dict[str, Any] = {"usages": []}
-        for key, value in usage_summary.items():
-            if isinstance(key, str) and isinstance(value, dict):
-                altered["usages"].append({**value, "model": key})
-            else:
-                altered[key] = value
-        summary[usage_type] = altered
-    return summary
 
 
 @wrap_message(event=UsageSummaryEvent)

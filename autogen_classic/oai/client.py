@@ -293,8 +293,9 @@ class OpenAIWrapper(StreamChunkMerging):
         Keyword Args:
             messages: the chat messages (required).
             cache: a ``Cache`` (or None). When given, the legacy ``cache_seed`` is ignored.
-            cache_seed: (legacy) seed of a disk cache under ``.cache/<seed>``; defaults to 41;
-                None or False disables caching. Used only when ``cache`` is None.
+            cache_seed: (legacy) seed of a disk cache under ``.cache/<seed>``; unset, None or False:
+                no cache (AG2 Classic 0.14's default; 0.2 and 0.7.3 cached under seed 41 unless told
+                otherwise). Used only when ``cache`` is None.
             agent: the agent making the call (for logging).
             context: values for templated message contents (see ``allow_format_str_template``).
             filter_func: ``filter_func(context=..., response=...) -> bool``; a rejected response

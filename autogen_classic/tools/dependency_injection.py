@@ -20,7 +20,7 @@ import inspect
 import types
 import weakref
 from abc import ABC
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any, Callable, Optional, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from pydantic import ConfigDict, validate_call
@@ -37,6 +37,8 @@ __all__ = [
     "ChatContext",
     "Depends",
     "Field",
+    "Provider",
+    "dependency_provider",
     "get_context_params",
     "inject_params",
     "on",
@@ -128,6 +130,39 @@ def _unwrap_staticmethod(f: Any) -> Callable[..., Any]:
     return f  # type: ignore[no-any-return]
 
 
+def _fix_staticmethod(f: Any) -> Callable[..., Any]:
+    """A plain function calling a staticmethod object's function (with its name and docstring); other callables
+    are returned as they are. Classic helper of ``inject_params``."""
+    if not isinstance(f, staticmethod):
+        return f  # type: ignore[no-any-return]
+    inner = f.__func__
+
+    @functools.wraps(inner)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return inner(*args, **kwargs)
+
+    return call
+
+
+def _set_return_annotation_to_any(f: Callable[..., Any]) -> Callable[..., Any]:
+    """A wrapper of ``f`` (async when ``f`` is) whose signature says it returns ``Any``: what a tool returns is
+    passed on as it is, never checked against its annotation. Classic helper of ``inject_params``."""
+    if inspect.iscoroutinefunction(f) or inspect.iscoroutinefunction(getattr(f, "__call__", None)):
+
+        @functools.wraps(f)
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            return await f(*args, **kwargs)
+
+    else:
+
+        @functools.wraps(f)  # type: ignore[no-redef]
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            return f(*args, **kwargs)
+
+    wrapped.__signature__ = inspect.signature(f).replace(return_annotation=Any)  # type: ignore[attr-defined]
+    return wrapped
+
+
 def _context_class(annotation: Any) -> Optional[type]:
     """The class an annotation names: ``C``, ``Annotated[C, ...]``, ``Optional[C]`` (else None)."""
     if get_origin(annotation) is Annotated:
@@ -189,6 +224,43 @@ def _casting(provider: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+class Provider:
+    """Providers standing in for others while tools run: ``override(original, override)``, or for a block
+    ``with provider.scope(original, override): ...``; ``clear()`` forgets them all (AG2 Classic 0.14's
+    ``fast_depends`` provider; ``dependency_provider`` is the one every tool call consults)."""
+
+    dependency_overrides: dict[Callable[..., Any], Callable[..., Any]]
+
+    def __init__(self) -> None:
+        self.dependency_overrides = {}
+
+    def clear(self) -> None:
+        """Forget every override."""
+        self.dependency_overrides = {}
+
+    def override(self, original: Callable[..., Any], override: Callable[..., Any]) -> None:
+        """Call ``override`` wherever a tool depends on ``original``, until cleared."""
+        self.dependency_overrides[original] = override
+
+    @contextlib.contextmanager
+    def scope(self, original: Callable[..., Any], override: Callable[..., Any]) -> Iterator[None]:
+        """Call ``override`` wherever a tool depends on ``original`` inside the block."""
+        self.dependency_overrides[original] = override
+        try:
+            yield
+        finally:
+            self.dependency_overrides.pop(original, None)
+
+
+dependency_provider = Provider()
+"""The overrides every tool call consults."""
+
+
+def _provider_of(dependency: Dependency) -> Callable[..., Any]:
+    # A test or an application may stand another provider in for this one (dependency_provider.override).
+    return dependency_provider.dependency_overrides.get(dependency.dependency, dependency.dependency)
+
+
 class _Resolver:
     """Resolves the dependencies of one call, calling each provider at most once (when cached)."""
 
@@ -216,7 +288,7 @@ class _Resolver:
         key = id(dependency.dependency)
         if dependency.use_cache and key in self._cache:
             return self._cache[key]
-        provider = dependency.dependency
+        provider = _provider_of(dependency)
         kwargs, nested = self._provider_kwargs(provider)
         for name, sub in nested.items():
             kwargs[name] = self.resolve(sub, stack)
@@ -232,7 +304,7 @@ class _Resolver:
         key = id(dependency.dependency)
         if dependency.use_cache and key in self._cache:
             return self._cache[key]
-        provider = dependency.dependency
+        provider = _provider_of(dependency)
         kwargs, nested = self._provider_kwargs(provider)
         for name, sub in nested.items():
             kwargs[name] = await self.a_resolve(sub, stack)

@@ -9,6 +9,7 @@ from ...tools.dependency_injection import inject_params, on  # noqa: F401
 from ...import_utils import is_coroutine_callable  # noqa: F401
 from ..agent import Agent  # noqa: F401
 from ..conversable_agent import ConversableAgent  # noqa: F401
+from ..groupchat.handoffs import TOOL_EXECUTOR_NAME as __TOOL_EXECUTOR_NAME__  # noqa: F401
 from ..groupchat.handoffs import GroupToolExecutor
 from ..groupchat.handoffs.events import OnConditionLLMTransitionEvent, ReplyResultTransitionEvent  # noqa: F401
 from ..transitions import ContextVariables, ReplyResult, TransitionTarget  # noqa: F401

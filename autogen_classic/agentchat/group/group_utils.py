@@ -4,6 +4,11 @@
 from ...io.base import IOStream  # noqa: F401 - importable here, as in the classic module
 from ..agent import Agent  # noqa: F401
 from ..groupchat import GroupChat, GroupChatManager  # noqa: F401
+from ..groupchat.handoffs import NO_AFTER_WORK_MATCHED as _NO_AFTER_WORK_MATCHED  # noqa: F401
+from ..groupchat.handoffs import evaluate_after_works_conditions as _evaluate_after_works_conditions  # noqa: F401
+from ..groupchat.handoffs import validate_handoff_target as _validate_handoff_target  # noqa: F401
+from ..groupchat.handoffs.agents import _handoff_function as _create_on_condition_handoff_function  # noqa: F401
+from ..groupchat.handoffs.agents import _run_oncontextconditions  # noqa: F401
 from ..groupchat.handoffs import (  # noqa: F401
     GroupToolExecutor,
     cleanup_temp_user_messages,

@@ -249,7 +249,6 @@ class GroupChat(ClassicSelectionHooks):
         # The generator of "random" selection: None draws from the `random` module (the classic way);
         # a study running chats at once gives each chat its own, so a seed repeats per chat.
         self.random_source: random.Random | None = None
-        self._warned_no_model = False
         # Opened last, so that invalid settings above do not leave a locked file behind.
         self._transcript: TranscriptWriter | None = open_transcript(self.transcript_path)
 

@@ -193,7 +193,8 @@ def prepare_call(
     if extras.get("structured_output") == "json_object" and params.get("response_format") is not None:
         params["response_format"] = json_object_form(params.get("response_format"))
     cache = _check_cache(extras.get("cache"))
-    cache_seed = extras.get("cache_seed", LEGACY_DEFAULT_CACHE_SEED)
+    # No cache unless asked, as in AG2 Classic 0.14 (0.2 and 0.7.3 cached under LEGACY_DEFAULT_CACHE_SEED).
+    cache_seed = extras.get("cache_seed")
     if cache is None and cache_seed is not None and cache_seed is not False:  # False is a classic "cache off"
         cache = legacy_disk_cache(cache_seed)
     return PreparedCall(

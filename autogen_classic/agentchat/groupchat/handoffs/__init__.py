@@ -9,7 +9,11 @@ for the selection trace), ``chat_setup`` (opening messages, context variables, t
 """
 
 from .agents import (
+    available,
     condition_label,
+    first_after_work,
+    holds,
+    validate_handoff_target,
     create_on_condition_handoff_functions,
     ensure_guardrail_agents_in_group,
     ensure_handoff_agents_in_group,
@@ -37,10 +41,23 @@ from .events import (
 )
 from .executor import TOOL_EXECUTOR_NAME, GroupToolExecutor
 from .style import GROUP_STYLE, HandoffStyle, handoff_reason
-from .transition import GroupTransition, create_group_transition, determine_next_agent, get_last_agent_speaker
+from .transition import (
+    NO_AFTER_WORK_MATCHED,
+    GroupTransition,
+    create_group_transition,
+    determine_next_agent,
+    evaluate_after_works_conditions,
+    get_last_agent_speaker,
+)
 
 __all__ = [
     "GROUP_STYLE",
+    "NO_AFTER_WORK_MATCHED",
+    "available",
+    "evaluate_after_works_conditions",
+    "first_after_work",
+    "holds",
+    "validate_handoff_target",
     "TEMP_USER_NAME",
     "TOOL_EXECUTOR_NAME",
     "AfterWorksTransitionEvent",

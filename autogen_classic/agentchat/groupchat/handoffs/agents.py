@@ -28,7 +28,11 @@ if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
 
 __all__ = [
+    "available",
     "condition_label",
+    "first_after_work",
+    "holds",
+    "validate_handoff_target",
     "create_on_condition_handoff_functions",
     "ensure_guardrail_agents_in_group",
     "ensure_handoff_agents_in_group",
@@ -40,6 +44,41 @@ __all__ = [
     "update_conditional_functions",
     "wrap_agent_handoff_targets",
 ]
+
+
+def available(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
+    """Whether a hand-off entry (``OnCondition``, ``OnContextCondition``) is offered now: its ``available``
+    condition holds, or it has none."""
+    return bool(entry.available.is_available(agent, messages)) if entry.available else True
+
+
+def holds(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
+    """Whether a context condition or an after-work entry hands off now: available, and its condition true
+    on the agent's context variables (no condition: always)."""
+    return available(entry, agent, messages) and (
+        entry.condition is None or bool(entry.condition.evaluate(agent.context_variables))
+    )
+
+
+def first_after_work(agent: Any, messages: list[dict[str, Any]]) -> Any:
+    """The first of ``agent``'s after-work entries that holds, or None."""
+    handoffs = getattr(agent, "handoffs", None)
+    for entry in getattr(handoffs, "after_works", None) or ():
+        if holds(entry, agent, messages):
+            return entry
+    return None
+
+
+def validate_handoff_target(target: TransitionTarget, agent_names: list[str], context: str) -> None:
+    """Raise ValueError when ``target`` names an agent outside ``agent_names`` (AG2 Classic 0.14's messages;
+    ``context`` says where the target appears, e.g. "OnCondition")."""
+    if isinstance(target, (AgentTarget, AgentNameTarget)):
+        if target.agent_name not in agent_names:
+            raise ValueError(f"Agent in {context} Hand-offs must be in the agents list")
+    elif isinstance(target, RandomAgentTarget):
+        for name in target.agent_names:
+            if name not in agent_names:
+                raise ValueError(f"Agent '{name}' in RandomAgentTarget Hand-offs must be in the agents list")
 
 
 def condition_label(condition: Any) -> str:
@@ -93,10 +132,9 @@ def update_conditional_functions(agent: ConversableAgent, messages: list[dict[st
     """
     style = getattr(agent, "_handoff_style", GROUP_STYLE)  # the style of the chat it was last prepared for
     for on_condition in agent.handoffs.llm_conditions:
-        available = on_condition.available.is_available(agent, messages) if on_condition.available else True
         name = on_condition.llm_function_name or ""
         _withdraw(agent, name, style)
-        if available:
+        if available(on_condition, agent, messages):
             _offer(agent, _handoff_function(on_condition.target), name,
                    on_condition.condition.get_prompt(agent, messages), style)
 
@@ -117,8 +155,7 @@ def _run_oncontextconditions(
 ) -> tuple[bool, Optional[str]]:
     """The agent's first reply function: the first ``OnContextCondition`` that holds hands off, instead of a reply."""
     for on_condition in agent.handoffs.context_conditions:
-        available = on_condition.available.is_available(agent, messages or []) if on_condition.available else True
-        if available and (on_condition.condition is None or on_condition.condition.evaluate(agent.context_variables)):
+        if holds(on_condition, agent, messages or []):
             on_condition.target.activate_target(agent._group_manager.groupchat)  # type: ignore[attr-defined]
             executor = _executor_of(agent)
             if executor is not None and executor.has_next_target():

@@ -20,7 +20,7 @@ from ....io.base import IOStream
 from ...agent import Agent
 from ...transitions import TransitionTarget
 from ..selection.trace import HandoffStep
-from .agents import condition_label
+from .agents import condition_label, first_after_work
 from .events import AfterWorksTransitionEvent
 from .executor import GroupToolExecutor, target_label
 from .style import GROUP_STYLE, HandoffStyle
@@ -29,7 +29,14 @@ if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
     from ..group import GroupChat
 
-__all__ = ["GroupTransition", "create_group_transition", "determine_next_agent", "get_last_agent_speaker"]
+__all__ = [
+    "NO_AFTER_WORK_MATCHED",
+    "GroupTransition",
+    "create_group_transition",
+    "determine_next_agent",
+    "evaluate_after_works_conditions",
+    "get_last_agent_speaker",
+]
 
 Choice = Union[Agent, str, None]
 
@@ -158,19 +165,16 @@ class GroupTransition:
             if not user.handoffs.after_works:
                 return self._step(HandoffStep("user_return", user.name, speaker.name, "the user answered"), speaker)
             speaker = user
-        for condition in speaker.handoffs.after_works:  # type: ignore[attr-defined]
-            available = condition.available.is_available(speaker, groupchat.messages) if condition.available else True
-            if available and (condition.condition is None or condition.condition.evaluate(speaker.context_variables)):
-                target = condition.target
-                kind, via = self._origin(target, f"after work ({condition_label(condition.condition)})")
-                self.last_handoff = HandoffStep(kind, speaker.name, target_label(target), via)
-                result = target.resolve(groupchat, speaker, user).get_speaker_selection_result(groupchat)
-                if self.style.transition_events:
-                    IOStream.get_default().send(
-                        AfterWorksTransitionEvent(source_agent=speaker, transition_target=target)
-                    )
-                # A random target names its choice once resolved.
-                return self._step(HandoffStep(kind, speaker.name, target_label(target), via), result)
+        condition = first_after_work(speaker, groupchat.messages)
+        if condition is not None:
+            target = condition.target
+            kind, via = self._origin(target, f"after work ({condition_label(condition.condition)})")
+            self.last_handoff = HandoffStep(kind, speaker.name, target_label(target), via)
+            result = target.resolve(groupchat, speaker, user).get_speaker_selection_result(groupchat)
+            if self.style.transition_events:
+                IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=speaker, transition_target=target))
+            # A random target names its choice once resolved.
+            return self._step(HandoffStep(kind, speaker.name, target_label(target), via), result)
         target = self.group_after_work
         kind, via = self._origin(target, "the group's after work")
         self.last_handoff = HandoffStep(kind, speaker.name, target_label(target), via)
@@ -183,6 +187,22 @@ class GroupTransition:
             return "pattern", f"{pattern}: {via}"
         worded = self.style.after_work_via(target) if self.style.after_work_via is not None else None
         return "after_work", worded or via
+
+
+NO_AFTER_WORK_MATCHED = object()
+"""What ``evaluate_after_works_conditions`` returns when none of the agent's after-work entries holds."""
+
+
+def evaluate_after_works_conditions(agent: ConversableAgent, groupchat: GroupChat,
+                                    user_agent: Optional[ConversableAgent]) -> Any:  # fmt: skip
+    """The speaker the first of ``agent``'s after-work entries that holds leads to (an agent, a method name, or
+    None to end the chat), sending its transition event; ``NO_AFTER_WORK_MATCHED`` when none holds."""
+    condition = first_after_work(agent, groupchat.messages)
+    if condition is None:
+        return NO_AFTER_WORK_MATCHED
+    result = condition.target.resolve(groupchat, agent, user_agent).get_speaker_selection_result(groupchat)
+    IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=agent, transition_target=condition.target))
+    return result
 
 
 def create_group_transition(

@@ -64,7 +64,7 @@ __all__ = [
     "read_answer",
     "register_custom_model_clients",
     "selector_chat_for",
-    "warn_no_model",
+    "NO_SELECTION_MODEL",
 ]
 
 CHECKING_AGENT_NAME = "checking_agent"
@@ -159,18 +159,12 @@ def effective_llm_config(groupchat: GroupState, selector: Any | None) -> dict[st
     return config if isinstance(config, dict) and config else None
 
 
-def warn_no_model(groupchat: GroupState) -> None:
-    """Warn (once per group chat) that "auto" selection has no model and falls back to round robin."""
-    if groupchat._warned_no_model:
-        return
-    groupchat._warned_no_model = True
-    warnings.warn(
-        "GroupChat speaker_selection_method is 'auto' but no model is configured for it (set "
-        "select_speaker_auto_llm_config or give the GroupChatManager an llm_config); the next speaker is "
-        "chosen in round robin order among the candidates.",
-        UserWarning,
-        stacklevel=4,
-    )
+NO_SELECTION_MODEL = (
+    "The group chat's internal speaker selection agent does not have an LLM configuration. Please provide "
+    "a valid LLM config to the group chat's GroupChatManager or set it with the "
+    "select_speaker_auto_llm_config parameter."
+)
+"""Raised (ValueError) when "auto" selection must ask a model and none is configured, as in AG2 Classic 0.14."""
 
 
 def _register_client_from_config(groupchat: GroupState, agent: ConversableAgent, config: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ from ...conversable_agent import ConversableAgent
 from ....types import is_agent
 from .auto import (
     CHECKING_AGENT_NAME,
+    NO_SELECTION_MODEL,
     SELECTION_AGENT_NAME,
     NestedChatStep,
     SpeakerSelectorChat,
@@ -155,11 +156,7 @@ def create_internal_agents(
     checking.register_reply([ConversableAgent, None], reply_func=validate_speaker_name, remove_other_reply_funcs=True)
     config = effective_llm_config(groupchat, selector)
     if config is None:
-        raise ValueError(
-            "The group chat's internal speaker selection agent does not have an LLM configuration. Please provide "
-            "a valid LLM config to the group chat's GroupChatManager or set it with the "
-            "select_speaker_auto_llm_config parameter."
-        )
+        raise ValueError(NO_SELECTION_MODEL)
     selecting = ConversableAgent(
         SELECTION_AGENT_NAME,
         system_message=groupchat.select_speaker_msg(agents),

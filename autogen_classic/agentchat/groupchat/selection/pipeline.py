@@ -35,7 +35,7 @@ from ....types import is_agent
 from ...agent import Agent
 from ...conversable.agent_args import check_speaker_selection_method, shown
 from . import classic_chat
-from .auto import SpeakerSelectorChat, selector_chat_for, warn_no_model
+from .auto import NO_SELECTION_MODEL, SpeakerSelectorChat, selector_chat_for
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice
 from .state import GroupState, overridden
@@ -139,17 +139,14 @@ def _model_view(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return view
 
 
-def _auto_or_round_robin(
+def _auto_job(
     groupchat: GroupState, last_speaker: Agent, selector: Any, candidates: list[Agent], record: SelectionRecord,
     prefix: str, messages: list[dict[str, Any]] | None = None,
 ) -> Any:
     chat = selector_chat_for(groupchat, selector)
     if chat is not None:
         return _AutoJob(chat, messages if messages is not None else _model_view(groupchat.messages), candidates, prefix)
-    chosen = groupchat.next_agent(last_speaker, candidates)
-    last = agent_name(last_speaker)
-    record.reason = f"{prefix}no model is configured for auto selection; round robin after {last}"
-    return chosen
+    raise ValueError(NO_SELECTION_MODEL)
 
 
 @dataclass
@@ -266,10 +263,7 @@ def _plan(groupchat: GroupState, last_speaker: Agent, selector: Any, record: Sel
         # The prompt promises auto selection; without a model, round robin is the automatic choice.
         record.reason = f"{prefix}round robin after {agent_name(last_speaker)} (no model for auto selection)"
         return groupchat.next_agent(last_speaker, candidates)
-    job = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, prefix, messages)
-    if not isinstance(job, _AutoJob) and method == "auto":
-        warn_no_model(groupchat)
-    return job
+    return _auto_job(groupchat, last_speaker, selector, candidates, record, prefix, messages)
 
 
 def _setting_method(groupchat: GroupState) -> str:
@@ -370,7 +364,7 @@ def _plan_auto(
     record.method = "auto"
     candidates = list(groupchat.agents if agents is None else agents)
     try:
-        planned = _auto_or_round_robin(groupchat, last_speaker, selector, candidates, record, "")
+        planned = _auto_job(groupchat, last_speaker, selector, candidates, record, "")
     except BaseException as error:
         _failed(record, error, selector)
         raise

@@ -71,7 +71,6 @@ class GroupState(Protocol):
     # State that selection keeps on the group chat, so it lives and resets with it.
     selection_log: list[SelectionRecord]
     _selector_chat: Any  # the nested "auto" chat (``SpeakerSelectorChat``), built on first use
-    _warned_no_model: bool
     random_source: Any  # a random.Random for "random" selection, or None for the `random` module
     _selection_in_progress: Any  # while a classic hook runs: the selection it belongs to (pipeline._Selection)
 
