@@ -5,6 +5,7 @@ the group helpers called directly; and 0.14.1's cache default (nothing cached un
 from __future__ import annotations
 
 import asyncio
+import re
 import inspect
 from pathlib import Path
 from typing import Annotated, Any
@@ -261,3 +262,32 @@ def test_an_entry_of_config_list_takes_a_response_format(counting_server: Any) -
     assert sent["response_format"]["type"] == "json_schema"
     assert sent["response_format"]["json_schema"]["schema"]["properties"] == {"approved": {"title": "Approved", "type": "boolean"}}
     assert '"approved"' in str(reply)
+
+
+def test_a_dotted_variable_is_0141s_value_error() -> None:
+    from autogen_classic.agentchat.group import ContextExpression
+
+    with pytest.raises(ValueError, match=r"^Error validating expression '\$\{user.is_premium\}': Operation type "
+                                         r"Attribute is not allowed in logical expressions"):  # fmt: skip
+        ContextExpression("${user.is_premium}")
+    with pytest.raises(SyntaxError, match="Invalid expression syntax in '\\$\\{a\\} and'"):
+        ContextExpression("${a} and")
+
+
+def test_no_eligible_speaker_says_it_as_0141_does() -> None:
+    from autogen_classic import GroupChat, GroupChatManager, NoEligibleSpeakerError
+    from autogen_classic.eligibility import DenyListPolicy
+
+    a, b = ConversableAgent("a", llm_config=False), ConversableAgent("b", llm_config=False)
+    groupchat = GroupChat([a, b], messages=[], speaker_selection_method="round_robin",
+                          eligibility_policies=[DenyListPolicy(["a", "b"])])  # fmt: skip
+    with pytest.raises(NoEligibleSpeakerError, match=re.escape(
+        "No eligible agents after applying eligibility policies. Checked 2 candidates: ['a', 'b']. "
+        "Applied 1 policy/policies."
+    )):
+        groupchat.select_speaker(a, GroupChatManager(groupchat, llm_config=False))
+    # The repeat rule first (a may not follow itself), then the policy removes b: the policies' message.
+    solo = GroupChat([a, b], messages=[], speaker_selection_method="round_robin", allow_repeat_speaker=False,
+                     eligibility_policies=[DenyListPolicy(["b"])])  # fmt: skip
+    with pytest.raises(NoEligibleSpeakerError, match=re.escape("Checked 1 candidates: ['b']. Applied 1 policy")):
+        solo.select_speaker(a, GroupChatManager(solo, llm_config=False))

@@ -165,7 +165,10 @@ def test_policies_removing_everyone_end_the_chat(console: ScriptedIOStream) -> N
     result = a.initiate_chat(manager, message="start")
 
     assert speakers(groupchat) == ["a"] and result.summary == "start"
-    assert manager.end_reason == "No eligible speaker: the eligibility policy NoOne excluded every candidate (a, b, c)."
+    assert manager.end_reason == (
+        "No eligible agents after applying eligibility policies. Checked 3 candidates: ['a', 'b', 'c']. "
+        "Applied 1 policy/policies. No eligible speaker: the eligibility policy NoOne excluded every candidate (a, b, c)."
+    )
     # Selecting directly raises the error, catchable under both classic names.
     for name in (NoEligibleSpeakerError, NoEligibleSpeaker):
         with pytest.raises(name, match="NoOne excluded every candidate"):

@@ -134,7 +134,8 @@ def test_custom_selection(offline: Path) -> None:
     text = _text(_execute("04_custom_selection", offline))
     assert "speakers: user > planner > coder > critic > user" in text
     assert re.search(r"^\s+policy:CooldownPolicy\s+user, coder, critic$", text, re.MULTILINE)
-    assert ("end reason: No eligible speaker: the eligibility policies excluded every candidate (user, planner, "
+    assert "end reason: No eligible agents after applying eligibility policies. Checked 4 candidates: " in text
+    assert ("No eligible speaker: the eligibility policies excluded every candidate (user, planner, "
             "coder, critic): TurnBudgetPolicy removed planner, coder, critic; DenyListPolicy removed user.") in text
     assert re.search(r"^0\s+choose_then_random\s+\d+\s+user > planner > coder > critic", text, re.MULTILINE)
     # Termination conditions and stepping.

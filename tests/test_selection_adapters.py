@@ -210,7 +210,9 @@ def test_candidate_func_returning_no_one_ends_the_chat(team: list[ConversableAge
     gc = GroupChat(team, messages=[], max_round=5, eligibility_policies=[candidate_func_policy(nobody)])
     manager = GroupChatManager(gc, llm_config=False)
     run(chat_async, team[0], manager)
-    reason = ("No eligible speaker: the eligibility policy candidate_func(nobody) excluded every candidate "
+    reason = ("No eligible agents after applying eligibility policies. Checked 3 candidates: "
+              "['planner', 'searcher', 'analyst']. Applied 1 policy/policies. "
+              "No eligible speaker: the eligibility policy candidate_func(nobody) excluded every candidate "
               "(planner, searcher, analyst).")
     assert speakers(gc) == ["planner"]
     assert manager.end_reason == reason

@@ -84,7 +84,16 @@ def candidate_agents(
     if able is not None and len(able) == 1:
         pinned = able[0]
     else:
-        candidates = _apply_repeat_rule_and_graph(groupchat, last_speaker, candidates, record)
+        try:
+            candidates = _apply_repeat_rule_and_graph(groupchat, last_speaker, candidates, record)
+        except NoEligibleSpeaker as error:
+            if not (groupchat.eligibility_policies and str(error).startswith("No eligible speaker:")):
+                raise
+            # AG2 Classic 0.14.1's words when policies are set, then which filter left no one.
+            raise NoEligibleSpeaker(
+                "All candidates were eliminated after eligibility policies and speaker filters "
+                f"(allow_repeat_speaker or transition rules). {error}"
+            ) from None
 
     if groupchat.eligibility_policies:
         # The context of AG2 0.14: round = messages so far, names for the speaker and the roster.
@@ -100,7 +109,13 @@ def candidate_agents(
         for policy_name, names in steps:
             record.add_step(f"policy:{policy_name}", names)
         if not candidates:
-            raise NoEligibleSpeaker(no_eligible_speaker_message(before, steps))
+            policies = groupchat.eligibility_policies
+            # AG2 Classic 0.14.1's words first (what code matches on), then who each policy removed.
+            raise NoEligibleSpeaker(
+                f"No eligible agents after applying eligibility policies. Checked {len(before)} candidates: "
+                f"{[a.name for a in before]}. Applied {len(policies)} policy/policies. "
+                + no_eligible_speaker_message(before, steps)
+            )
     return candidates, pinned
 
 

@@ -102,6 +102,16 @@ def _variable(source: str, start: int) -> Token:
             SyntaxError, f"'${{' at position {start} is not closed; write a variable as ${{name}}", start
         )
     name = source[start + 2 : end]
+    if "." in name and all(part.isidentifier() for part in name.split(".")):
+        # An attribute of a variable: AG2 Classic 0.14.1 refuses it as a ValueError with these words.
+        head = name.split(".")[0]
+        raise ExpressionProblem(
+            ValueError,
+            f"Operation type Attribute is not allowed in logical expressions ('${{{name}}}' at position {start}: "
+            f"a context variable is read whole; keep '{name.split('.', 1)[1]}' in a variable of its own, or test "
+            f"${{{head}}})",
+            start,
+        )
     if not name.isidentifier():
         what = "has no name" if not name.strip() else f"has the name '{name}', which is not one"
         raise ExpressionProblem(
