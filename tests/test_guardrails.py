@@ -16,7 +16,7 @@ import pytest
 
 import autogen_classic as autogen
 from autogen_classic import ConversableAgent, GroupChat, GroupChatManager
-from autogen_classic.agentchat.group import AgentTarget, TerminateTarget
+from autogen_classic.agentchat.group import AgentNameTarget, AgentTarget, TerminateTarget
 from autogen_classic.agentchat.group.guardrails import (
     Guardrail,
     GuardrailCheckResult,
@@ -74,8 +74,12 @@ def test_bad_guardrails_say_what_to_fix() -> None:
         RegexGuardrail("bad", "([", TerminateTarget())
     with pytest.raises(TypeError, match="condition must be a regular expression"):
         RegexGuardrail("bad", 5, TerminateTarget())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="target should be a TransitionTarget.*AgentTarget"):
-        RegexGuardrail("bad", "x", "alice")  # type: ignore[arg-type]
+    # AG2 Classic 0.14.1 accepts any target; an agent's name or an agent becomes the target it means here.
+    by_name = RegexGuardrail("named", "x", "alice")  # type: ignore[arg-type]
+    assert isinstance(by_name.target, AgentNameTarget) and by_name.target.agent_name == "alice"
+    alice = ConversableAgent("alice", llm_config=False)
+    by_agent = RegexGuardrail(name="agent", condition="x", target=alice)  # type: ignore[arg-type]
+    assert isinstance(by_agent.target, AgentTarget) and by_agent.target.agent_name == "alice"
     with pytest.raises(TypeError, match="abstract"):
         Guardrail("g", "c", TerminateTarget())  # type: ignore[abstract]
     with pytest.raises(ValueError, match="LLMConfig is required"):

@@ -25,7 +25,8 @@ from ...llm_config import LLMConfig
 from ...oai.entries import LLMConfigEntry
 from ...oai.client import OpenAIWrapper
 from ...types import content_str
-from .target_base import TransitionTarget, describe
+from .target_base import TransitionTarget
+from .targets import AgentNameTarget, AgentTarget
 
 __all__ = ["Guardrail", "GuardrailCheckResult", "GuardrailResult", "LLMGuardrail", "RegexGuardrail"]
 
@@ -63,12 +64,17 @@ def _text(message: Any) -> str:
     return "" if content is None else content_str(content) if isinstance(content, (str, list)) else str(content)
 
 
-def _check_target(target: Any, name: Any) -> None:
-    if not isinstance(target, TransitionTarget):
-        raise ValueError(
-            f"Guardrail {name!r}: target should be a TransitionTarget (where the chat goes when the guardrail "
-            f"fires); got {describe(target)}. Use AgentTarget(agent), TerminateTarget(), RevertToUserTarget() ..."
-        )
+def _as_target(target: Any) -> Any:
+    """The target a guardrail hands over to. An agent or an agent's name, which AG2 Classic 0.14.1 stores as they
+    are (and cannot hand over to), become ``AgentTarget`` / ``AgentNameTarget``; anything else is kept as given,
+    as the reference keeps it (a guardrail whose target cannot be activated still replaces the reply)."""
+    if isinstance(target, TransitionTarget):
+        return target
+    if isinstance(target, str) and target:
+        return AgentNameTarget(target)
+    if isinstance(getattr(target, "name", None), str) and callable(getattr(target, "generate_reply", None)):
+        return AgentTarget(target)
+    return target
 
 
 class Guardrail(ABC):
@@ -85,10 +91,9 @@ class Guardrail(ABC):
     def __init__(
         self, name: str, condition: str, target: "TransitionTarget", activation_message: str | None = None
     ) -> None:
-        _check_target(target, name)
         self.name = name
         self.condition = condition
-        self.target = target
+        self.target = _as_target(target)
         self.activation_message = activation_message or f"Guardrail '{name}' has been activated."
 
     @abstractmethod
