@@ -291,3 +291,70 @@ def test_no_eligible_speaker_says_it_as_0141_does() -> None:
                      eligibility_policies=[DenyListPolicy(["b"])])  # fmt: skip
     with pytest.raises(NoEligibleSpeakerError, match=re.escape("Checked 1 candidates: ['b']. Applied 1 policy")):
         solo.select_speaker(a, GroupChatManager(solo, llm_config=False))
+
+
+# ------------------------------------------------------------------------ classic private methods, 0.14.1's
+def test_apply_eligibility_policies_direct_and_overridden() -> None:
+    from autogen_classic import GroupChat, GroupChatManager, NoEligibleSpeakerError
+    from autogen_classic.eligibility import DenyListPolicy
+
+    a, b, c = (ConversableAgent(n, llm_config=False) for n in "abc")
+    groupchat = GroupChat([a, b, c], messages=[], speaker_selection_method="round_robin",
+                          eligibility_policies=[DenyListPolicy(["b"])])  # fmt: skip
+    assert groupchat._apply_eligibility_policies([a, b, c], last_speaker=None, round_index=0) == [a, c]
+    assert GroupChat([a, b], messages=[])._apply_eligibility_policies([a, b], a, 3) == [a, b]  # no policies
+    with pytest.raises(NoEligibleSpeakerError, match="No eligible agents after applying eligibility policies"):
+        groupchat._apply_eligibility_policies([b], last_speaker=a, round_index=1)
+
+    seen: list[tuple[list[str], Any, int]] = []
+
+    class OnlyC(GroupChat):
+        def _apply_eligibility_policies(self, agents: list[Any], last_speaker: Any, round_index: int) -> list[Any]:
+            seen.append(([x.name for x in agents], getattr(last_speaker, "name", None), round_index))
+            return [agent for agent in super()._apply_eligibility_policies(agents, last_speaker, round_index)
+                    if agent.name == "c"]  # fmt: skip
+
+    only = OnlyC([a, b, c], messages=[{"role": "user", "name": "a", "content": "go"}],
+                 speaker_selection_method="round_robin", eligibility_policies=[DenyListPolicy(["b"])])  # fmt: skip
+    assert only.select_speaker(a, GroupChatManager(only, llm_config=False)) is c
+    assert seen == [(["a", "b", "c"], "a", 1)]
+
+
+def test_process_resume_termination_is_where_resume_removes_the_string(caplog: pytest.LogCaptureFixture) -> None:
+    from autogen_classic import GroupChat, GroupChatManager
+
+    a, b = ConversableAgent("a", llm_config=False), ConversableAgent("b", llm_config=False)
+    manager = GroupChatManager(GroupChat([a, b], messages=[], max_round=1), llm_config=False,
+                               is_termination_msg=lambda m: "DONE" in str(m.get("content")))  # fmt: skip
+    messages = [{"role": "user", "name": "a", "content": "first"}, {"role": "user", "name": "b", "content": "ok DONE"}]
+    manager._process_resume_termination("DONE", messages)
+    assert messages[-1]["content"] == "ok "
+    manager._process_resume_termination(lambda text: text + " DONE", messages)
+    assert "may terminate the chat" in caplog.text
+
+    calls: list[Any] = []
+
+    class Recording(GroupChatManager):
+        def _process_resume_termination(self, remove_termination_string: Any, messages: list[dict[str, Any]]) -> None:
+            calls.append(remove_termination_string)
+            super()._process_resume_termination(remove_termination_string, messages)
+
+    recording = Recording(GroupChat([a, b], messages=[], max_round=1), llm_config=False)
+    last_agent, last_message = recording.resume([{"role": "user", "name": "a", "content": "go TERMINATE"}],
+                                                remove_termination_string="TERMINATE", silent=True)  # fmt: skip
+    assert calls == ["TERMINATE"]
+    assert last_agent is a and last_message["content"] == "go "
+
+
+def test_check_inter_agent_communication() -> None:
+    from autogen_classic.agentchat.group.safeguards import SafeguardEnforcer
+
+    enforcer = SafeguardEnforcer(policy={"inter_agent_safeguards": {"agent_transitions": [
+        {"message_source": "alice", "message_destination": "bob", "check_method": "regex",
+         "pattern": r"\d{3}-\d{2}-\d{4}", "violation_response": "mask"}]}})  # fmt: skip
+    assert enforcer._check_inter_agent_communication("alice", "bob", "SSN 123-45-6789") == "SSN [SENSITIVE_INFO]"
+    assert enforcer._check_inter_agent_communication("bob", "alice", "SSN 123-45-6789") == "SSN 123-45-6789"
+    masked = enforcer._check_inter_agent_communication("alice", "bob", {"role": "user", "content": "id 123-45-6789"})
+    assert masked["content"] == "id [SENSITIVE_INFO]"
+    with pytest.raises(ValueError, match="Message must be a dictionary or a string"):
+        enforcer._check_inter_agent_communication("alice", "bob", 42)

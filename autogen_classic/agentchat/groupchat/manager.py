@@ -361,6 +361,14 @@ class GroupChatManager(ConversableAgent):
         """
         resume_helpers.validate_resume_messages(messages, self._groupchat, self.name)
 
+    def _process_resume_termination(
+        self, remove_termination_string: Optional[Union[str, Callable[[str], str]]], messages: list[dict[str, Any]]
+    ) -> None:
+        """Remove ``remove_termination_string`` from the last message (a str is cut out; a function gets the
+        content and returns the new one) and warn when the message still meets the termination condition
+        (``resume`` calls it; a subclass may override it)."""
+        resume_helpers.process_resume_termination(self, remove_termination_string, messages)
+
     def messages_from_string(self, message_string: str) -> list[dict[str, Any]]:
         """Reads the saved state of messages in Json format for resume and returns as a messages list.
 

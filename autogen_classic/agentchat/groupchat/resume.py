@@ -182,6 +182,15 @@ def remove_termination(
         ]
 
 
+def process_resume_termination(
+    manager: Any, remove_termination_string: Optional[Union[str, Callable[[str], str]]], messages: list[dict[str, Any]]
+) -> None:
+    """Remove the termination string from the last of ``messages`` and warn when it still ends the chat."""
+    remove_termination(messages[-1], remove_termination_string)
+    if manager._is_termination_msg(messages[-1]):
+        logger.warning("WARNING: Last message meets termination criteria and this may terminate the chat.")
+
+
 def resume_steps(
     manager: Any,
     messages: Union[list[dict[str, Any]], str],
@@ -239,9 +248,11 @@ def resume_steps(
     if last_agent is None and last_name in (groupchat.admin_name, manager.name):
         last_agent = manager
 
-    remove_termination(last_message, remove_termination_string)
-    if manager._is_termination_msg(last_message):
-        logger.warning("WARNING: Last message meets termination criteria and this may terminate the chat.")
+    process = getattr(manager, "_process_resume_termination", None)  # the classic hook, which a subclass may override
+    if callable(process):
+        process(remove_termination_string, messages)
+    else:
+        process_resume_termination(manager, remove_termination_string, messages)
 
     if not silent:
         emit(GroupChatResumeMessage, last_speaker_name=last_name, messages=messages, verbose=True)

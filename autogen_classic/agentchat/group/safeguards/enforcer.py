@@ -141,11 +141,19 @@ class SafeguardEnforcer:
 
         return Action("mask", masked(content, mask), reason)
 
-    def _check_inter_agent(self, source: str, destination: str, message: Any) -> Any:
+    def _check_inter_agent_communication(self, sender_name: str, recipient_name: str, message: Any) -> Any:
+        """Apply the inter-agent rules from ``sender_name`` to ``recipient_name`` to ``message`` (a str or a message
+        dict; a tool call is checked by its arguments, a tool response by its contents); return it as it may go.
+
+        Raises:
+            ValueError: ``message`` is neither a dict nor a str (AG2 Classic 0.14.1's error).
+        """
+        if not isinstance(message, (dict, str)):
+            raise ValueError("Message must be a dictionary or a string")
         for rule in self.inter_agent_rules:
-            if rule.kind == "agent_transition" and rule.applies(source, destination):
+            if rule.kind == "agent_transition" and rule.applies(sender_name, recipient_name):
                 action = self._enforce(
-                    rule, message, text_of(message), source, destination, "Checking inter-agent communication"
+                    rule, message, text_of(message), sender_name, recipient_name, "Checking inter-agent communication"
                 )
                 if action is not None:
                     return action.content
@@ -194,7 +202,7 @@ class SafeguardEnforcer:
         if any(r.kind == "agent_transition" and r.names(agent_name) for r in self.inter_agent_rules):
 
             def message_before_send_hook(sender: Any, message: Any, recipient: Any, silent: Any = None) -> Any:
-                return self._check_inter_agent(sender.name, recipient.name, message)
+                return self._check_inter_agent_communication(sender.name, recipient.name, message)
 
             hooks["process_message_before_send"] = message_before_send_hook
         for name, hook in hooks.items():
@@ -248,5 +256,5 @@ class SafeguardEnforcer:
             What the participant receives instead, or None when the message passes unchanged.
         """
         source = self._caller_of_tools(src_agent_name)
-        result = self._check_inter_agent(source, dst_agent_name, message_content)
+        result = self._check_inter_agent_communication(source, dst_agent_name, message_content)
         return None if result == message_content else result

@@ -17,10 +17,10 @@ from ....eligibility import SelectionContext, apply_eligibility_policies, no_eli
 from ....exception_utils import NoEligibleSpeaker, TransitionConditionError
 from ....graph_utils import describe_edge, evaluate_transition_condition
 from ...agent import Agent
-from .state import GroupState
+from .state import GroupState, overridden
 from .trace import ConditionOutcome, SelectionRecord
 
-__all__ = ["agent_name", "candidate_agents"]
+__all__ = ["agent_name", "candidate_agents", "eligible_agents"]
 
 
 def agent_name(agent: Any) -> str | None:
@@ -96,27 +96,45 @@ def candidate_agents(
             ) from None
 
     if groupchat.eligibility_policies:
-        # The context of AG2 0.14: round = messages so far, names for the speaker and the roster.
-        ctx = SelectionContext(
-            round=len(groupchat.messages),
-            last_speaker=agent_name(last_speaker),
-            participants=tuple(a.name for a in agents),
-            messages=groupchat.messages,
-            agents=tuple(agents),
-        )
-        before = candidates
-        candidates, steps = apply_eligibility_policies(candidates, groupchat.eligibility_policies, ctx)
+        if overridden(groupchat, "_apply_eligibility_policies"):  # a subclass's or a mock's, where 0.14.1 calls it
+            candidates = list(groupchat._apply_eligibility_policies(candidates, last_speaker, len(groupchat.messages)))
+        else:
+            candidates = eligible_agents(groupchat, candidates, last_speaker, len(groupchat.messages), record)
+    return candidates, pinned
+
+
+def eligible_agents(groupchat: GroupState, candidates: list[Agent], last_speaker: Agent | None, round_index: int,
+                    record: SelectionRecord | None = None) -> list[Agent]:  # fmt: skip
+    """The candidates every eligibility policy keeps (AND), in order; each policy's step goes into ``record``.
+
+    The policies read AG2 Classic 0.14's context: ``round`` the messages so far, names for the speaker and the
+    roster. (``GroupChat._apply_eligibility_policies`` is this, at its classic name.)
+
+    Raises:
+        NoEligibleSpeaker: no candidate is left; 0.14.1's words first, then what each policy removed.
+    """
+    policies = tuple(groupchat.eligibility_policies)
+    if not policies:
+        return list(candidates)
+    agents = groupchat.agents
+    ctx = SelectionContext(
+        round=round_index,
+        last_speaker=agent_name(last_speaker) if last_speaker is not None else None,
+        participants=tuple(a.name for a in agents),
+        messages=groupchat.messages,
+        agents=tuple(agents),
+    )
+    kept, steps = apply_eligibility_policies(list(candidates), list(policies), ctx)
+    if record is not None:
         for policy_name, names in steps:
             record.add_step(f"policy:{policy_name}", names)
-        if not candidates:
-            policies = groupchat.eligibility_policies
-            # AG2 Classic 0.14.1's words first (what code matches on), then who each policy removed.
-            raise NoEligibleSpeaker(
-                f"No eligible agents after applying eligibility policies. Checked {len(before)} candidates: "
-                f"{[a.name for a in before]}. Applied {len(policies)} policy/policies. "
-                + no_eligible_speaker_message(before, steps)
-            )
-    return candidates, pinned
+    if not kept:
+        raise NoEligibleSpeaker(
+            f"No eligible agents after applying eligibility policies. Checked {len(candidates)} candidates: "
+            f"{[a.name for a in candidates]}. Applied {len(policies)} policy/policies. "
+            + no_eligible_speaker_message(candidates, steps)
+        )
+    return list(kept)
 
 
 def _apply_repeat_rule_and_graph(

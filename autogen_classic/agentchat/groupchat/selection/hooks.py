@@ -16,7 +16,7 @@ from ...agent import Agent
 from ...chat import ChatResult
 from ...contrib.capabilities.transform_messages import TransformMessages
 from ...conversable_agent import ConversableAgent
-from . import classic_chat, pipeline
+from . import candidates, classic_chat, pipeline
 from .auto import mentioned_agents
 from .state import classic_default
 
@@ -106,6 +106,21 @@ class ClassicSelectionHooks:
     ) -> dict[str, int]:
         """Count how often each agent's name is mentioned in ``message_content`` (see ``selection.auto``)."""
         return mentioned_agents(message_content, self.agents if agents is None else agents)  # type: ignore[attr-defined]
+
+    @classic_default
+    def _apply_eligibility_policies(self, agents: list[Agent], last_speaker: Optional[Agent], round_index: int) -> list[Agent]:
+        """The ``agents`` every eligibility policy keeps (all of them without policies), as AG2 Classic 0.14.1.
+
+        Args:
+            agents: the candidates, in order.
+            last_speaker: the agent that spoke last (None before the first turn).
+            round_index: the number of messages so far (the policies' ``round``).
+
+        Raises:
+            NoEligibleSpeakerError: the policies removed every candidate.
+        """
+        return candidates.eligible_agents(self, list(agents), last_speaker, round_index,  # type: ignore[arg-type]
+                                          self._selection_in_progress)
 
     @property
     def _speaker_selection_transforms(self) -> Optional[TransformMessages]:
