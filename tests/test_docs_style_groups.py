@@ -180,7 +180,7 @@ def test_resume_from_a_json_string_keeps_or_strips_the_termination(scripted_serv
         last_agent.initiate_chat(recipient=manager, message=last_message, clear_history=False)
     assert len(groupchat.messages) == 4  # the kept TERMINATE ends the chat at once
     # The console keeps ag2 0.7.3's wording of this event ("messages"; 0.14.1 prints "events").
-    assert "Prepared group chat with 4 messages, the last speaker is" in console.output
+    assert "Prepared group chat with 4 events, the last speaker is" in console.output
 
     groupchat, manager, agents = meeting(scripted_server)
     with IOStream.set_default(ScriptedIOStream(default_input="")):

@@ -75,7 +75,7 @@ def test_resume_replays_every_message_but_the_last_and_returns_the_last(console:
 
     assert last_agent is bob
     assert last_message == {"content": "bob ", "role": "user", "name": "bob"}
-    assert console.output == "Prepared group chat with 3 messages, the last speaker is bob\n"
+    assert console.output == "Prepared group chat with 3 events, the last speaker is bob\n"
     assert groupchat.messages == PREVIOUS[:2]
     assert alice.chat_messages[manager] == [
         {"content": "start", "name": "user", "role": "user"},

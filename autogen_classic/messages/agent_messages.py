@@ -290,7 +290,8 @@ class GroupChatResumeMessage(BaseMessage):
 
     def print(self, f: Printer = None) -> None:
         if self.verbose:
-            printer(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
+            # AG2 Classic 0.14.1's words on the console ("events"; ag2 0.7.3 printed "messages").
+            printer(f)(f"Prepared group chat with {len(self.messages)} events, the last speaker is",
                     colored(self.last_speaker_name, "yellow"), flush=True)
 
 
