@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.util
 from typing import Any, Optional, Union
 from uuid import UUID
 
@@ -18,7 +19,8 @@ from termcolor import colored
 
 from .base_event import BaseEvent, resolve_print_callable, wrap_event
 from .console_text import named
-from ..types import content_str  # noqa: F401 - importable here, as in the classic module
+from ..import_utils import optional_import_block, require_optional_import  # noqa: F401 - as in the classic module
+from ..types import LLMMessageType, content_str  # noqa: F401 - importable here, as in the classic module
 from .received_events import (  # noqa: F401 - the classic path of these events
     BasePrintReceivedEvent,
     EventRole,
@@ -103,6 +105,10 @@ def carryover_text(carryover: Any) -> str:
         else str(item)
         for item in carryover
     )
+
+
+IS_PIL_AVAILABLE = importlib.util.find_spec("PIL") is not None
+"""Whether Pillow can be imported (images in messages print as their placeholders either way)."""
 
 
 @wrap_event

@@ -34,6 +34,7 @@ from ...events.agent_events import (  # noqa: F401 - importable here, as in AG2 
     TerminationEvent,
 )
 from ...io import IOStream
+from ...runtime_logging import log_new_agent, logging_enabled  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ...llm_config import LLMConfig
 from ...oai import ModelClient
 from ..agent import Agent

@@ -12,7 +12,10 @@ from .chat_completion_message import ChatCompletionMessage
 from .chat_completion_token_logprob import ChatCompletionTokenLogprob
 from .completion_usage import CompletionUsage
 
+from openai import BaseModel  # the base of the models, at the name the classic module gives it
+
 __all__ = [
+    "BaseModel",
     "ChatCompletion",
     "ChatCompletionExtended",
     "ChatCompletionMessage",

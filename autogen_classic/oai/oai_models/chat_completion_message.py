@@ -9,7 +9,10 @@ from .chat_completion_message_tool_call import (
     ChatCompletionMessageToolCall,
 )
 
+from openai import BaseModel  # the base of the models, at the name the classic module gives it
+
 __all__ = [
+    "BaseModel",
     "Annotation",
     "AnnotationURLCitation",
     "ChatCompletionAudio",

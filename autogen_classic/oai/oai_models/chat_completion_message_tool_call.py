@@ -6,7 +6,10 @@ from openai.types.chat.chat_completion_message_function_tool_call import ChatCom
 ChatCompletionMessageToolCall = ChatCompletionMessageFunctionToolCall
 """A tool call of a chat completion message (a function call), as in AG2 Classic 0.14."""
 
+from openai import BaseModel  # the base of the models, at the name the classic module gives it
+
 __all__ = [
+    "BaseModel",
     "ChatCompletionMessageCustomToolCall",
     "ChatCompletionMessageFunctionToolCall",
     "ChatCompletionMessageToolCall",

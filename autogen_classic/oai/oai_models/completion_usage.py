@@ -2,4 +2,7 @@
 
 from openai.types.completion_usage import CompletionTokensDetails, CompletionUsage, PromptTokensDetails
 
-__all__ = ["CompletionTokensDetails", "CompletionUsage", "PromptTokensDetails"]
+from openai import BaseModel  # the base of the models, at the name the classic module gives it
+
+__all__ = [
+    "BaseModel","CompletionTokensDetails", "CompletionUsage", "PromptTokensDetails"]
