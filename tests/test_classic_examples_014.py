@@ -163,3 +163,12 @@ def test_group_patterns_and_handoffs(scripted_server: ScriptedOpenAIServer, work
         tools = [[t["function"]["name"] for t in b.get("tools") or []] for b in scripted_server.requests]
         assert tools[:2] == [["transfer_to_billing_1"], ["refund"]]
         assert "AfterWork handoff (support): Terminate" in out["_stdout"]
+
+
+def test_internals_and_defaults(scripted_server: ScriptedOpenAIServer, workdir: Path, recorded: Dict) -> None:
+    # Two answers for the same question: a silent cache would print the first twice.
+    scripted_server.add_replies("first answer", "second answer")
+    out = run_and_compare("internals_and_defaults.py", workdir, recorded)
+    if not RECORDING_WITH:
+        assert out["ASKED_TWICE"] == ["first answer", "second answer"]
+        assert not (workdir / ".cache").exists()
