@@ -45,6 +45,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     """Bind, load the model, serve until terminated; the exit status says what went wrong."""
     args = _arguments(argv)
+    _sibling("json_grammar")  # before tool_calls, which reads it from sys.modules
     http_front, tool_calls, chat_request = _sibling("http_front"), _sibling("tool_calls"), _sibling("chat_request")
     try:
         front = http_front.make_server(args.host, args.port, None, tool_calls, chat_request, args.chat_format)

@@ -27,15 +27,11 @@ The module runs in the server's process with only the standard library: ``answer
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 __all__ = ["CHAT_FORMAT", "MODEL_TEMPLATE", "ChoiceError", "answer_chat", "choice_prompts", "schema_grammar"]
@@ -68,22 +64,10 @@ _CHAT_KEYS = (*_SAMPLING, "max_tokens", "max_completion_tokens", "stop", "respon
 Engine = Any  # engine.Engine: chat(request, on_chunk) and complete(request)
 
 
-def _sibling(name: str) -> ModuleType:
-    """This folder's module ``name``: through the package when imported from it, else by path under the
-    private name ``server_process.py`` uses (the server's process never imports the package)."""
-    if __package__:
-        return importlib.import_module(f"{__package__}.{name}")
-    private = f"_autogen_classic_local_{name}"
-    if private not in sys.modules:
-        spec = importlib.util.spec_from_file_location(private, Path(__file__).with_name(f"{name}.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[private] = module
-        spec.loader.exec_module(module)
-    return sys.modules[private]
-
-
-_json_grammar = _sibling("json_grammar")
+if __package__:
+    from . import json_grammar as _json_grammar
+else:  # started by path in the server's process, which loads its siblings first (server_process.py)
+    _json_grammar = sys.modules["_autogen_classic_local_json_grammar"]
 Emit = Callable[[dict[str, Any]], Any]
 
 
