@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["PLACEHOLDERS", "ChatRequestError", "accept_request", "content_text"]
+__all__ = ["PLACEHOLDERS", "ChatRequestError", "accept_messages", "accept_request", "content_text"]
 
 PLACEHOLDERS = {
     "image_url": "<image>",
@@ -98,9 +98,18 @@ def accept_request(body: bytes) -> bytes:
         request = json.loads(body)
     except ValueError:
         return body
+    return json.dumps(request).encode("utf-8") if accept_messages(request) else body
+
+
+def accept_messages(request: Any) -> bool:
+    """Rewrite the messages of a parsed chat request in place, as ``accept_request`` does; whether any changed.
+
+    Raises:
+        ChatRequestError: a message's content cannot be read (see ``content_text``).
+    """
     messages = request.get("messages") if isinstance(request, dict) else None
     if not isinstance(messages, list):
-        return body
+        return False
     changed = False
     for index, message in enumerate(messages):
         if not isinstance(message, dict) or "content" not in message:
@@ -112,4 +121,4 @@ def accept_request(body: bytes) -> bytes:
         elif content is not None and not isinstance(content, str):
             message["content"] = content_text(content, f"messages[{index}].content")
             changed = True
-    return json.dumps(request).encode("utf-8") if changed else body
+    return changed

@@ -59,13 +59,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _read_json(self) -> dict[str, Any]:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length > 0 else b""
-        body = self.server.chat_request.accept_request(raw) if self.path.endswith("/chat/completions") else raw
         try:
-            request = json.loads(body or b"{}")
+            request = json.loads(raw or b"{}")
         except ValueError as error:
             raise _BadRequest(*_error(f"The request body is not valid JSON: {error}", 400)) from None
         if not isinstance(request, dict):
             raise _BadRequest(*_error("The request body must be a JSON object.", 400))
+        if self.path.endswith("/chat/completions"):
+            self.server.chat_request.accept_messages(request)  # parsed once: content parts become text in place
         return request
 
     # ----------------------------------------------------------------------------------------- routes

@@ -14,6 +14,7 @@ from typing import Any
 
 from ._process import HOST, answers, bind_probe, completes, free_port, parent_death_hook, thread_count
 from .model_file import ENGINE_REQUIREMENT, MODEL_NAME, check_available
+from .tool_calls import CHAT_FORMAT, MODEL_TEMPLATE
 
 __all__ = [
     "HOST",
@@ -34,10 +35,8 @@ MODEL_CONTEXT = 8192
 """SmolLM2-135M-Instruct's full context window in tokens: the server's default context size."""
 N_CTX_ENV = "AUTOGEN_CLASSIC_LOCAL_N_CTX"
 """When set, the context size of servers started without an explicit ``n_ctx``."""
-TOOL_CHAT_FORMAT = "autogen-classic-tools"
+TOOL_CHAT_FORMAT = CHAT_FORMAT
 """The default chat format: the model's own template, plus tool calls (``tool_calls.py``)."""
-MODEL_TEMPLATE = "chat_template.default"
-"""The chat format of the model's own template alone: requests with tools get text answers."""
 CHAT_FORMATS = (TOOL_CHAT_FORMAT, MODEL_TEMPLATE)
 # The server process starts from this file, by path: importing it through the package would load all of
 # autogen_classic there (seconds of start-up) for modules that need only the standard library and the engine.

@@ -199,7 +199,11 @@ def _bounded(schema: Any, caps: bool = True) -> Any:
 def schema_grammar(schema: Any, caps: bool = False) -> str:
     """The grammar (llama.cpp's ``grammar``) of the JSON documents ``schema`` allows, written compactly: at most
     one space between tokens, and objects with the properties they declare only (see ``json_grammar.py``)."""
-    closed = _bounded(schema if isinstance(schema, dict) else {}, caps)
+    return _grammar_of(_bounded(schema if isinstance(schema, dict) else {}, caps))
+
+
+def _grammar_of(closed: dict[str, Any]) -> str:
+    """The compact grammar of a schema already closed (and bounded) by ``_bounded``."""
     compact = _json_grammar.gbnf(closed)
     if compact is not None:
         return str(compact)
@@ -385,7 +389,7 @@ def _takes_nothing(schema: Any) -> bool:
 
 def _complete_arguments(engine: Engine, request: dict[str, Any], schema: Any) -> dict[str, Any]:
     try:
-        return dict(engine.complete({**request, "grammar": schema_grammar(schema)}))
+        return dict(engine.complete({**request, "grammar": _grammar_of(schema)}))
     except Exception as error:  # noqa: BLE001 - only llama.cpp's 400 for a schema it cannot turn into a grammar
         if getattr(error, "status", None) != 400:
             raise

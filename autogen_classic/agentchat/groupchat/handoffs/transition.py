@@ -170,9 +170,7 @@ class GroupTransition:
             target = condition.target
             kind, via = self._origin(target, f"after work ({condition_label(condition.condition)})")
             self.last_handoff = HandoffStep(kind, speaker.name, target_label(target), via)
-            result = target.resolve(groupchat, speaker, user).get_speaker_selection_result(groupchat)
-            if self.style.transition_events:
-                IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=speaker, transition_target=target))
+            result = _after_work_result(target, groupchat, speaker, user, self.style.transition_events)
             # A random target names its choice once resolved.
             return self._step(HandoffStep(kind, speaker.name, target_label(target), via), result)
         target = self.group_after_work
@@ -200,8 +198,15 @@ def evaluate_after_works_conditions(agent: ConversableAgent, groupchat: GroupCha
     condition = first_after_work(agent, groupchat.messages)
     if condition is None:
         return NO_AFTER_WORK_MATCHED
-    result = condition.target.resolve(groupchat, agent, user_agent).get_speaker_selection_result(groupchat)
-    IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=agent, transition_target=condition.target))
+    return _after_work_result(condition.target, groupchat, agent, user_agent, send_event=True)
+
+
+def _after_work_result(target: TransitionTarget, groupchat: GroupChat, agent: Any, user_agent: Any,
+                       send_event: bool) -> Choice:  # fmt: skip
+    """Where an after-work ``target`` of ``agent`` leads, sending its transition event when ``send_event``."""
+    result = target.resolve(groupchat, agent, user_agent).get_speaker_selection_result(groupchat)
+    if send_event:
+        IOStream.get_default().send(AfterWorksTransitionEvent(source_agent=agent, transition_target=target))
     return result
 
 
