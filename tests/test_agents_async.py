@@ -10,6 +10,7 @@ import pytest
 from autogen_classic import AssistantAgent, ConversableAgent, UserProxyAgent
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
+from console_masks import mask_run_ids
 
 AUTO = "\n>>>>>>>> USING AUTO REPLY...\n"
 
@@ -68,7 +69,7 @@ def _run(server: ScriptedOpenAIServer, scenario: str, use_async: bool, inputs: l
         else:
             result = sender.initiate_chat(recipient, **kwargs)
     requests = [request["messages"] for request in server.requests]
-    return result, stream.output, requests
+    return result, mask_run_ids(stream.output), requests
 
 
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))

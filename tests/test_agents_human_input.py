@@ -1,7 +1,8 @@
 """Human input through the console stream: ALWAYS / TERMINATE / NEVER, exit, empty input, EOF, exact prompts.
 
-Prompts, transcripts and printed text match the reference (ag2 0.7.3) on the same scripted input;
-EOF is the one deliberate difference (the reference lets EOFError escape; here it counts as "exit").
+Prompts, transcripts and printed text match the reference (ag2 0.7.3; with AG2 Classic 0.14.1's
+``TERMINATING RUN`` line where a chat ends) on the same scripted input; EOF is the one deliberate difference
+(the reference lets EOFError escape; here it counts as "exit").
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from autogen_classic import AssistantAgent, ConversableAgent, UserProxyAgent
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
+from console_masks import mask_run_ids
 
 SEP = "-" * 80
 ALWAYS_PROMPT = (
@@ -26,6 +28,10 @@ BUDGET_PROMPT = (
 TERMINATE_PROMPT = "Please give feedback to alice. Press enter or type 'exit' to stop the conversation: "
 NO_INPUT = "\n>>>>>>>> NO HUMAN INPUT RECEIVED.\n"
 AUTO = "\n>>>>>>>> USING AUTO REPLY...\n"
+
+
+def _ended(reason: str) -> str:
+    return f"\n>>>>>>>> TERMINATING RUN (ID): {reason}\n"
 
 
 def _said(sender: str, recipient: str, text: str) -> str:
@@ -52,11 +58,11 @@ def test_always_empty_input_auto_replies_text_is_sent_exit_ends(console: Scripte
     assert result.human_input == ["", "fine", "exit"]
     assert result.summary == "auto-a"
     assert console.prompts == [ALWAYS_PROMPT] * 3
-    assert console.output == (
+    assert mask_run_ids(console.output) == (
         _said("bob", "alice", "hi") + _said("alice", "bob", "auto-a")
         + ALWAYS_PROMPT + "\n" + NO_INPUT + AUTO + _said("bob", "alice", "auto-b") + _said("alice", "bob", "auto-a")
         + ALWAYS_PROMPT + "fine\n" + _said("bob", "alice", "fine") + _said("alice", "bob", "auto-a")
-        + ALWAYS_PROMPT + "exit\n"
+        + ALWAYS_PROMPT + "exit\n" + _ended("User requested to end the conversation")
     )
 
 
@@ -82,7 +88,10 @@ def test_terminate_mode_on_a_termination_message(console: ScriptedIOStream) -> N
     result = bob.initiate_chat(alice, message="hi")
     assert _contents(result.chat_history) == ["hi", "TERMINATE"]
     assert console.prompts == [TERMINATE_PROMPT]
-    assert console.output.endswith(_said("alice", "bob", "TERMINATE") + TERMINATE_PROMPT + "\n" + NO_INPUT)
+    assert mask_run_ids(console.output).endswith(
+        _said("alice", "bob", "TERMINATE") + TERMINATE_PROMPT + "\n" + NO_INPUT
+        + _ended("Termination message condition on agent 'bob' met and no human input provided")
+    )
     assert result.human_input == [""]
 
 

@@ -15,6 +15,7 @@ import pytest
 from autogen_classic import AssistantAgent, ConversableAgent, UserProxyAgent, register_function
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer, ScriptedReply
+from console_masks import mask_run_ids
 
 SEP = "-" * 80
 
@@ -98,7 +99,7 @@ def test_tool_calls_end_to_end(console: ScriptedIOStream, scripted_server: Scrip
         {"tool_call_id": "c2", "role": "tool", "content": "Error: kaput"},
     ]
     assert result.chat_history[-1]["content"] == "result is 5 TERMINATE"
-    assert console.output == (
+    assert mask_run_ids(console.output) == (
         f"bob (to alice):\n\nadd\n\n{SEP}\n"
         "alice (to bob):\n\n"
         "***** Suggested tool call (c1): add *****\nArguments: \n{\"a\": 2, \"b\": 3}\n"
@@ -107,13 +108,16 @@ def test_tool_calls_end_to_end(console: ScriptedIOStream, scripted_server: Scrip
         "******************************************\n"
         f"\n{SEP}\n"
         "\n>>>>>>>> EXECUTING FUNCTION add...\nCall ID: c1\nInput arguments: {'a': 2, 'b': 3}\n"
+        "\n>>>>>>>> EXECUTED FUNCTION add...\nCall ID: c1\nInput arguments: {'a': 2, 'b': 3}\nOutput:\n5\n"
         "\n>>>>>>>> EXECUTING FUNCTION boom...\nCall ID: c2\nInput arguments: {}\n"
+        "\n>>>>>>>> EXECUTED FUNCTION boom...\nCall ID: c2\nInput arguments: {}\nOutput:\nError: kaput\n"
         "bob (to alice):\n\n"
         "***** Response from calling tool (c1) *****\n5\n*******************************************\n"
         f"\n{SEP}\n"
         "***** Response from calling tool (c2) *****\nError: kaput\n*******************************************\n"
         f"\n{SEP}\n"
         f"alice (to bob):\n\nresult is 5 TERMINATE\n\n{SEP}\n"
+        "\n>>>>>>>> TERMINATING RUN (ID): Termination message condition on agent 'bob' met\n"
     )
 
 

@@ -24,6 +24,7 @@ from autogen_classic.agentchat.groupchat.selection.trace import selection_log_to
 from autogen_classic.io import IOStream
 from autogen_classic.testing.io import ScriptedIOStream
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
+from console_masks import mask_run_ids
 
 NAMES = ("alice", "bob", "carol", "dave")
 # One answer per selector request, in order: a clear name, two names (a follow-up prompt), no name
@@ -83,7 +84,7 @@ def run_chat(server: ScriptedOpenAIServer, direct: bool, monkeypatch: pytest.Mon
         "requests": json.loads(json.dumps(server.requests)),
         "transcript": [dict(m) for m in groupchat.messages],
         "selection_log": selection_log_to_json(groupchat.selection_log),
-        "console": console.output,
+        "console": mask_run_ids(console.output),
         "direct_turns": len(taken),
     }
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List
 
@@ -71,13 +72,26 @@ def workdir(tmp_path: Path, scripted_server: ScriptedOpenAIServer) -> Path:
     return tmp_path
 
 
+_SECTION = re.compile(r"^=====BEGIN (\w+)\n(.*?)^=====END \1$", re.S | re.M)
+_RUN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def run_script(name: str, cwd: Path, **kwargs: Any) -> Dict[str, Any]:
+    """The script's ``KEY: value`` lines, and the console text of each ``=====BEGIN KEY`` section as ``CONSOLE_KEY``
+    (run ids masked as ``ID``)."""
+    out = run_example(f"{EXAMPLES}/{name}", cwd, **kwargs)
+    for key, text in _SECTION.findall(out["_stdout"]):
+        out[f"CONSOLE_{key}"] = _RUN_ID.sub("ID", text)
+    return out
+
+
 def run_and_compare(name: str, cwd: Path, recorded: Dict[str, Dict[str, Any]]) -> Dict[str, Any]:
     """Run the script (here, or under the reference when recording) and compare its lines with 0.14.1's."""
     if RECORDING_WITH:
-        out = run_example(f"{EXAMPLES}/{name}", cwd, python=RECORDING_WITH, pythonpath=str(SHIM))
+        out = run_script(name, cwd, python=RECORDING_WITH, pythonpath=str(SHIM))
         recorded[name] = {k: v for k, v in out.items() if not k.startswith("_")}
         return out
-    out = run_example(f"{EXAMPLES}/{name}", cwd)
+    out = run_script(name, cwd)
     reference = recorded[name]
     special = DIFFERENCES.get(name, {})
     mismatches: List[str] = []
@@ -172,3 +186,26 @@ def test_internals_and_defaults(scripted_server: ScriptedOpenAIServer, workdir: 
     if not RECORDING_WITH:
         assert out["ASKED_TWICE"] == ["first answer", "second answer"]
         assert not (workdir / ".cache").exists()
+
+
+# A chat started with silent=True prints nothing here; 0.14.1 still prints its TERMINATING RUN line.
+DIFFERENCES["console_lines.py"] = {
+    "CONSOLE_SILENT": lambda ours, reference: ours == "" and reference.startswith("\n>>>>>>>> TERMINATING RUN (ID)"),
+}
+
+
+def test_console_lines_of_initiate_chat(scripted_server: ScriptedOpenAIServer, workdir: Path, recorded: Dict) -> None:
+    def respond(body: Dict[str, Any]) -> Any:
+        system = body["messages"][0].get("content") or ""
+        if system.startswith("You are first."):
+            return "First here."
+        if system.startswith("You are second."):
+            return "Second here."
+        return "second"  # the pattern's speaker selection
+
+    scripted_server.set_responder(respond)
+    out = run_and_compare("console_lines.py", workdir, recorded)
+    if not RECORDING_WITH:
+        assert out["CONSOLE_MAX_TURNS"].endswith("\n>>>>>>>> TERMINATING RUN (ID): Maximum turns (2) reached\n")
+        assert ">>>>>>>> EXECUTED FUNCTION add...\nCall ID: call_1\n" in out["CONSOLE_EXECUTED_FUNCTION"]
+        assert out["CONSOLE_SILENT"] == ""

@@ -94,7 +94,8 @@ def test_swarm_handoffs(scripted_server: ScriptedOpenAIServer, workdir: Path) ->
         "'context_variables': {'customer_name': 'Ada', 'order_verified': True, 'refunded': 0, 'case_closed': False, "
         "'order_id': 'A-17', 'amount': 40}}\n"
     ) in stdout
-    assert stdout.count(">>>>>>>> GROUP CHAT ENDED") == 2  # announced here; classic AutoGen ends silently
+    # The end of each chat (sync and async) is announced with AG2 Classic 0.14.1's line (ag2 0.7.3 ended silently).
+    assert stdout.count("): No next speaker selected\n") == 2 and "GROUP CHAT ENDED" not in stdout
 
     bodies = scripted_server.requests
     assert len(bodies) == 16

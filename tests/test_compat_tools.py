@@ -241,6 +241,7 @@ def test_execute_function_signature_and_results(console: ScriptedIOStream) -> No
     )
     assert console.output.endswith(
         "\n>>>>>>>> EXECUTING FUNCTION divide...\nCall ID: c1\nInput arguments: {'a': 6, 'b': 3}\n"
+        "\n>>>>>>>> EXECUTED FUNCTION divide...\nCall ID: c1\nInput arguments: {'a': 6, 'b': 3}\nOutput:\n2.0\n"
     )
     assert executor.execute_function({"name": "nope", "arguments": "{}"}) == (
         False, {"name": "nope", "role": "function", "content": "Error: Function nope not found."},

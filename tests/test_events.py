@@ -21,6 +21,7 @@ from autogen_classic.messages.agent_messages import GroupChatRunChatMessage, Tex
 from autogen_classic.messages.print_message import PrintMessage
 from autogen_classic.messages.run_events import GroupChatEndMessage, InputRequestMessage, SpeakerSelectionMessage
 from autogen_classic.testing.io import ScriptedIOStream
+from console_masks import mask_run_ids
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -65,19 +66,20 @@ def test_a_capturing_stream_sees_the_events_of_every_printed_line(chat: str, cap
     stream = ScriptedIOStream()
     with IOStream.set_default(stream):
         run()
-    assert stream.output == console_text  # rendered from the events: the same text, line for line
+    assert mask_run_ids(stream.output) == mask_run_ids(console_text)  # rendered from the events, line for line
     assert stream.events and all(isinstance(e, BaseMessage.__mro__[1]) for e in stream.events)  # pydantic models
     rendered: list[str] = []
     for event in stream.events:
         event.print(lambda *objects, sep=" ", end="\n", flush=False: rendered.append(sep.join(map(str, objects)) + end))
-    assert _ANSI.sub("", "".join(rendered)) == console_text
+    assert _ANSI.sub("", "".join(rendered)) == stream.output
     if chat == "group":
         kinds = [type(e).__name__ for e in stream.events]
         assert kinds.count("GroupChatRunChatMessage") == 3 and "TextMessage" in kinds
-        assert kinds[-1] == "GroupChatEndMessage"
+        assert kinds[-2:] == ["GroupChatEndMessage", "TerminationMessage"]  # the 0.14.1 line ends the chat
     else:
         kinds = {type(e).__name__ for e in stream.events}
-        assert {"ToolCallMessage", "ExecuteFunctionMessage", "ToolResponseMessage"} <= kinds
+        assert {"ToolCallMessage", "ExecuteFunctionMessage", "ExecutedFunctionMessage", "ToolResponseMessage",
+                "TerminationMessage"} <= kinds
 
 
 def test_events_serialise_in_the_classic_shape_and_read_back() -> None:
@@ -140,7 +142,7 @@ def test_a_classic_console_subclass_overriding_send_receives_events(capsys: pyte
     assert "Next speaker: planner" in _ANSI.sub("", capsys.readouterr().out)
     kinds = [type(e).__name__ for e in seen]
     assert kinds.count("SpeakerSelectionMessage") == 2  # quiet events reach anything but the plain console
-    assert kinds[-1] == "GroupChatEndMessage"
+    assert kinds[-2:] == ["GroupChatEndMessage", "TerminationMessage"]
 
 
 # ----------------------------------------------------------------- events the classic package never had
@@ -154,8 +156,9 @@ def test_selection_and_end_events_carry_the_trace_and_the_reason() -> None:
     assert selections[0].content.record == groupchat.selection_log[0].to_dict()
     assert selections[0].content.record["method"] == "round_robin"
     assert selections[0].content.manager_name == "chat_manager"
-    end = stream.events[-1]
+    end, termination = stream.events[-2:]
     assert isinstance(end, GroupChatEndMessage)
+    assert termination.content.termination_reason == "Maximum rounds (4) reached"
     assert end.content.end_reason == manager.end_reason == "max_round (4) reached."
     assert end.content.message_count == 4
     assert "GROUP CHAT ENDED" not in stream.output  # shown only when the chat ends for lack of a speaker
@@ -207,7 +210,8 @@ def test_sync_and_async_streams_yield_the_same_events(capsys: pytest.CaptureFixt
     assert _summary(sync_events) == _summary(async_events)
     assert async_result.chat_history == stream.result.chat_history
     kinds = [type(e).__name__ for e in sync_events]
-    assert kinds[0] == "TextMessage" and kinds[-1] == "GroupChatEndMessage" and "SpeakerSelectionMessage" in kinds
+    assert kinds[0] == "TextMessage" and kinds[-2:] == ["GroupChatEndMessage", "TerminationMessage"]
+    assert "SpeakerSelectionMessage" in kinds
     assert capsys.readouterr().out == ""  # a streamed chat prints nothing
 
 

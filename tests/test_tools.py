@@ -385,6 +385,11 @@ def executing(name: str, call_id: Any, arguments: str) -> str:
     return f"\n>>>>>>>> EXECUTING FUNCTION {name}...\nCall ID: {call_id}\nInput arguments: {arguments}\n"
 
 
+def executed(name: str, call_id: Any, arguments: str, output: Any) -> str:
+    """AG2 Classic 0.14.1's block after every execution outside a silent chat (0.7.3 printed it when verbose)."""
+    return f"\n>>>>>>>> EXECUTED FUNCTION {name}...\nCall ID: {call_id}\nInput arguments: {arguments}\nOutput:\n{output}\n"
+
+
 def test_execute_function_success_prints_the_classic_line(
     console: ScriptedIOStream, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -393,14 +398,17 @@ def test_execute_function_success_prints_the_classic_line(
     monkeypatch.setenv("FORCE_COLOR", "1")
     ok, result = execute_function(FUNCTIONS, {"name": "add", "arguments": '{"a": 2, "b": 3}'}, call_id="c1")
     assert (ok, result) == (True, {"name": "add", "role": "function", "content": 5})
-    assert console.output == executing("add", "c1", "{'a': 2, 'b': 3}")
-    assert console.raw_output == "\x1b[35m" + executing("add", "c1", "{'a': 2, 'b': 3}")[:-1] + "\x1b[0m\n"
+    assert console.output == executing("add", "c1", "{'a': 2, 'b': 3}") + executed("add", "c1", "{'a': 2, 'b': 3}", 5)
+    assert console.raw_output == (
+        "\x1b[35m" + executing("add", "c1", "{'a': 2, 'b': 3}")[:-1] + "\x1b[0m\n"
+        + "\x1b[35m" + executed("add", "c1", "{'a': 2, 'b': 3}", 5)[:-1] + "\x1b[0m\n"
+    )
 
 
 def test_execute_function_not_found(console: ScriptedIOStream) -> None:
     assert execute_function(FUNCTIONS, {"name": "nope", "arguments": "{}"}) == (
         False, {"name": "nope", "role": "function", "content": "Error: Function nope not found."})
-    assert console.output == ""
+    assert console.output == executed("nope", None, "{}", "Error: Function nope not found.")
 
 
 def test_execute_function_bad_json(console: ScriptedIOStream) -> None:
@@ -412,7 +420,12 @@ def test_execute_function_bad_json(console: ScriptedIOStream) -> None:
     )
     ok, result = execute_function(FUNCTIONS, {"name": "add", "arguments": "[1, 2]"})
     assert not ok and result["content"].endswith("got list\n The argument must be in JSON format.")
-    assert console.output == ""  # nothing is executed
+    # Nothing is executed; the failure is shown without arguments, as AG2 Classic 0.14.1 shows it.
+    assert console.output == executed(
+        "add", None, "None",
+        "Error: Expecting property name enclosed in double quotes: line 1 column 10 (char 9)\n"
+        " The argument must be in JSON format.",
+    ) + executed("add", None, "None", result["content"])
 
 
 def test_execute_function_tool_raising_and_bad_arguments(console: ScriptedIOStream) -> None:
@@ -422,8 +435,13 @@ def test_execute_function_tool_raising_and_bad_arguments(console: ScriptedIOStre
     assert result["content"] == "Error: add() got an unexpected keyword argument 'c'"
     _, result = execute_function(FUNCTIONS, {"name": "add"})
     assert result["content"] == "Error: add() missing 1 required positional argument: 'a'"
-    assert console.output == (executing("boom", "c4", "{'x': 'q'}") + executing("add", None, "{'c': 1}")
-                              + executing("add", None, "{}"))
+    assert console.output == (
+        executing("boom", "c4", "{'x': 'q'}") + executed("boom", "c4", "{'x': 'q'}", "Error: bad x q")
+        + executing("add", None, "{'c': 1}")
+        + executed("add", None, "{'c': 1}", "Error: add() got an unexpected keyword argument 'c'")
+        + executing("add", None, "{}")
+        + executed("add", None, "{}", "Error: add() missing 1 required positional argument: 'a'")
+    )
 
 
 def test_execute_function_repairs_newlines_and_empty_arguments(console: ScriptedIOStream) -> None:
@@ -447,7 +465,7 @@ def test_execute_function_verbose(console: ScriptedIOStream) -> None:
 def test_execute_function_prints_to_given_iostream(console: ScriptedIOStream) -> None:
     other = ScriptedIOStream()
     execute_function(FUNCTIONS, {"name": "add", "arguments": '{"a": 1}'}, call_id="z", iostream=other)
-    assert other.output == executing("add", "z", "{'a': 1}")
+    assert other.output == executing("add", "z", "{'a': 1}") + executed("add", "z", "{'a': 1}", 2)
     assert console.output == ""
 
 
@@ -471,8 +489,12 @@ def test_a_execute_function_awaits_async_and_calls_sync(console: ScriptedIOStrea
         (False, {"name": "boom", "role": "function", "content": "Error: bad x 1"}),
         (False, {"name": "gone", "role": "function", "content": "Error: Function gone not found."}),
     ]
-    assert console.output == (executing("a_add", "x", "{'a': 1, 'b': 2}") + executing("add", "y", "{'a': 1, 'b': 2}")
-                              + executing("boom", None, "{'x': '1'}"))
+    assert console.output == (
+        executing("a_add", "x", "{'a': 1, 'b': 2}") + executed("a_add", "x", "{'a': 1, 'b': 2}", 3)
+        + executing("add", "y", "{'a': 1, 'b': 2}") + executed("add", "y", "{'a': 1, 'b': 2}", 3)
+        + executing("boom", None, "{'x': '1'}") + executed("boom", None, "{'x': '1'}", "Error: bad x 1")
+        + executed("gone", None, "{}", "Error: Function gone not found.")
+    )
 
 
 # ----------------------------------------------------------------------------- replies
@@ -498,8 +520,13 @@ def test_tool_calls_reply_multiple_calls(console: ScriptedIOStream) -> None:
         ],
         "content": "3\n\nError: Function missing not found.\n\n7\n\nError: bad x z\n\n",
     }
-    assert console.output == (executing("add", "t1", "{'a': 1, 'b': 2}") + executing("a_add", None, "{'a': 5, 'b': 2}")
-                              + executing("boom", "t4", "{'x': 'z'}") + executing("nothing", "t5", "{}"))
+    assert console.output == (
+        executing("add", "t1", "{'a': 1, 'b': 2}") + executed("add", "t1", "{'a': 1, 'b': 2}", 3)
+        + executed("missing", "t2", "{}", "Error: Function missing not found.")
+        + executing("a_add", None, "{'a': 5, 'b': 2}") + executed("a_add", None, "{'a': 5, 'b': 2}", 7)
+        + executing("boom", "t4", "{'x': 'z'}") + executed("boom", "t4", "{'x': 'z'}", "Error: bad x z")
+        + executing("nothing", "t5", "{}") + executed("nothing", "t5", "{}", None)  # the returned value, as 0.14.1
+    )
 
 
 def test_tool_calls_reply_without_calls() -> None:
@@ -513,7 +540,7 @@ def test_sync_tool_calls_reply_inside_running_loop(console: ScriptedIOStream) ->
         return tool_calls_reply(FUNCTIONS, TOOL_CALLS[2:3])
 
     assert asyncio.run(run())["tool_responses"] == [{"role": "tool", "content": 7}]
-    assert console.output == executing("a_add", None, "{'a': 5, 'b': 2}")
+    assert console.output == executing("a_add", None, "{'a': 5, 'b': 2}") + executed("a_add", None, "{'a': 5, 'b': 2}", 7)
 
 
 def test_a_tool_calls_reply_runs_concurrently_and_keeps_order(console: ScriptedIOStream) -> None:
@@ -548,8 +575,12 @@ def test_a_tool_calls_reply_runs_concurrently_and_keeps_order(console: ScriptedI
         ],
         "content": "first\n\nsecond\n\n2\n\nError: Function nope not found.",
     }
-    assert console.output == executing("first", "a", "{}") + executing("second", "b", "{}") + executing(
-        "add", "c", "{'a': 1}")
+    # Each execution is announced when it starts and when it ends: "second" ends while "first" waits.
+    assert console.output == (
+        executing("first", "a", "{}") + executing("second", "b", "{}") + executed("second", "b", "{}", "second")
+        + executing("add", "c", "{'a': 1}") + executed("add", "c", "{'a': 1}", 2)
+        + executed("nope", None, "{}", "Error: Function nope not found.") + executed("first", "a", "{}", "first")
+    )
 
 
 def test_function_call_reply_sync_and_async(console: ScriptedIOStream) -> None:
@@ -563,7 +594,10 @@ def test_function_call_reply_sync_and_async(console: ScriptedIOStream) -> None:
     assert asyncio.run(a_function_call_reply(FUNCTIONS, a_message)) == {
         "name": "a_add", "role": "function", "content": 5}
     assert asyncio.run(a_function_call_reply(FUNCTIONS, {"role": "assistant", "function_call": None})) is None
-    assert console.output == executing("add", None, "{'a': 4}") + executing("a_add", "fid", "{'a': 4, 'b': 1}")
+    assert console.output == (
+        executing("add", None, "{'a': 4}") + executed("add", None, "{'a': 4}", 5)
+        + executing("a_add", "fid", "{'a': 4, 'b': 1}") + executed("a_add", "fid", "{'a': 4, 'b': 1}", 5)
+    )
 
 
 # ----------------------------------------------------------------------------- helpers

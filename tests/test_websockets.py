@@ -109,8 +109,12 @@ def test_chat_events_reach_the_client_as_json(serve, scripted_server: ScriptedOp
     requests = [e for e in everything if e["type"] == "model_request"]
     assert len(requests) == 2 and requests[0]["content"]["source_name"] == "assistant"
     received = [e for e in everything if e["type"] != "model_request"]
-    assert [e["type"] for e in received] == ["text", "tool_call", "execute_function", "tool_response", "text", "print"]
-    first, call, execute, response, answer, summary = (e["content"] for e in received)
+    assert [e["type"] for e in received] == [
+        "text", "tool_call", "execute_function", "executed_function", "tool_response", "text", "termination", "print"]
+    first, call, execute, executed, response, answer, termination, summary = (e["content"] for e in received)
+    # AG2 Classic 0.14.1 reports the execution and the end of the chat too.
+    assert (executed["func_name"], executed["content"]) == ("add", "5")
+    assert termination["termination_reason"] == "Termination message condition on agent 'user' met"
     assert (first["sender_name"], first["recipient_name"], first["content"]) == ("user", "assistant", "What is 2 + 3?")
     assert call["sender_name"] == "assistant" and call["tool_calls"][0]["function"]["name"] == "add"
     assert (execute["func_name"], execute["call_id"], execute["arguments"]) == ("add", "call_1", {"a": 2, "b": 3})
@@ -152,7 +156,9 @@ def test_human_input_is_asked_of_the_client(serve, scripted_server: ScriptedOpen
             assert json.loads(recv_classic(ws))["content"]["content"] == "Thanks for the feedback."
             assert recv_classic(ws) == HUMAN_PROMPT
             ws.send("exit")
-            assert [m for m in receive_all(ws) if '"model_request"' not in m] == []
+            last = [json.loads(m) for m in receive_all(ws) if '"model_request"' not in m]
+            assert [(e["type"], e["content"]["termination_reason"]) for e in last] == [
+                ("termination", "User requested to end the conversation")]
 
     # Prompts travel as plain text, not JSON, and the answer is the client's next message.
     assert prompt == HUMAN_PROMPT

@@ -7,12 +7,35 @@ rendered by its class without building the model: same text, none of the cost, o
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import SimpleNamespace
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from ..io.base import IOConsole, IOStream
 
-__all__ = ["emit", "emit_print", "emit_quiet", "emit_run_event", "listening", "send_to"]
+__all__ = [
+    "chat_is_silent", "emit", "emit_print", "emit_quiet", "emit_run_event", "listening", "send_to", "silent_chat",
+]
+
+# Whether the innermost running chat was started with ``silent=True`` (a context variable, so that threads and
+# tasks of other chats keep their own).
+_SILENT_CHAT: ContextVar[bool] = ContextVar("autogen_classic_silent_chat", default=False)
+
+
+@contextmanager
+def silent_chat(silent: Any) -> Iterator[None]:
+    """Within the block, the current chat is silent when ``silent`` is true (a nested chat sets its own)."""
+    token = _SILENT_CHAT.set(bool(silent))
+    try:
+        yield
+    finally:
+        _SILENT_CHAT.reset(token)
+
+
+def chat_is_silent() -> bool:
+    """Whether the innermost running chat was started with ``silent=True``."""
+    return _SILENT_CHAT.get()
 
 
 def send_to(stream: Any, event: Any) -> None:
@@ -46,12 +69,20 @@ def emit_quiet(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields:
         send_to(stream, event_cls.build(**fields))
 
 
-def emit_run_event(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
-    """Send an AG2 Classic 0.14 event that ag2 0.7.3's consoles never received (``TerminationEvent``):
-    only to a stream that takes them (a run's stream), so the console and 0.7.3 streams see what they did."""
+def emit_run_event(
+    event_cls: Any, iostream: Optional[IOStream] = None, /, *, face: Any = None, silent: bool = False, **fields: Any
+) -> None:
+    """Send an AG2 Classic 0.14 event that ag2 0.7.3 never sent (``TerminationEvent``, ``ExecutedFunctionEvent``).
+
+    A run's stream always gets ``event_cls``; any other stream (the console among them) gets its classic face
+    ``face`` (the ``messages`` class: the same text, 0.7.3's JSON shape) only when the chat is not silent
+    (``silent``, or the innermost chat started with ``silent=True``): 0.14.1 prints these lines even then.
+    """
     stream = iostream if iostream is not None else IOStream.get_default()
     if getattr(stream, "takes_run_events", False):
         send_to(stream, event_cls.build(**fields))
+    elif not (silent or chat_is_silent()):
+        send_to(stream, (face if face is not None else event_cls).build(**fields))
 
 
 def emit_print(*objects: Any, sep: str = " ", end: str = "\n", iostream: Optional[IOStream] = None) -> None:

@@ -22,7 +22,7 @@ from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
 from ..events.agent_events import ExecutedFunctionEvent
 from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
-from ..messages.emit import emit, emit_run_event
+from ..messages.emit import chat_is_silent, emit, emit_run_event
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
 __all__ = [
@@ -185,12 +185,14 @@ def _print_executed(
     out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, content: Any, agent_name: str,
     success: bool, verbose: bool,
 ) -> None:
-    if verbose:  # is_exec_success is kept for the event of a run (the classic JSON has no such field)
+    if verbose or not chat_is_silent():
+        # AG2 Classic 0.14 reports every execution (0.7.3 only a verbose one); is_exec_success is kept for the
+        # event of a run (the classic JSON has no such field).
         emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments,
              content=content, recipient_name=agent_name, is_exec_success=success)
-    else:  # AG2 Classic 0.14 reports every execution to a run; the classic console only a verbose one
-        emit_run_event(ExecutedFunctionEvent, out, func_name=func_name, call_id=call_id, arguments=arguments,
-                       content=content, recipient=agent_name, is_exec_success=success)
+    else:  # a silent chat: a run's stream still gets the event
+        emit_run_event(ExecutedFunctionEvent, out, silent=True, func_name=func_name, call_id=call_id,
+                       arguments=arguments, content=content, recipient=agent_name, is_exec_success=success)
 
 
 def run_coroutine_sync(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -221,8 +223,8 @@ def _prepare(
     if func is None:
         return func_name, None, {}, f"Error: Function {func_name} not found."
     arguments, error = _parse_arguments(func_call)
-    if error is not None:
-        return func_name, func, func_call.get("arguments"), error
+    if error is not None:  # the event shows no arguments (None), as AG2 Classic 0.14 shows them
+        return func_name, func, None, error
     return func_name, func, arguments, None
 
 

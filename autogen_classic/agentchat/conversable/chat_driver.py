@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from ...cache import Cache
 from ...events.run_events import TerminationEvent
 from ...exception_utils import InvalidCarryOverType
-from ...messages.emit import emit_run_event
+from ...messages.agent_messages import TerminationMessage
+from ...messages.emit import emit_run_event, silent_chat
 from ...oai.usage import gather_usage_summary
 from ..agent import Agent
 from .agent_args import warn_argument
@@ -151,12 +152,13 @@ class ChatDriverMixin:
         cache = Cache.get_current_cache(cache)
         self._lend_cache(recipient, cache)
         try:
-            if isinstance(max_turns, int):
-                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                self._run_turns(recipient, self._first_message(recipient, message, kwargs), max_turns, silent)
-            else:
-                self._prepare_chat(recipient, clear_history)
-                self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
+            with silent_chat(silent):
+                if isinstance(max_turns, int):
+                    self._prepare_chat(recipient, clear_history, reply_at_receive=False)
+                    self._run_turns(recipient, self._first_message(recipient, message, kwargs), max_turns, silent)
+                else:
+                    self._prepare_chat(recipient, clear_history)
+                    self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
         except BaseException:
             self._return_cache(recipient)
             raise
@@ -181,13 +183,15 @@ class ChatDriverMixin:
         cache = Cache.get_current_cache(cache)
         self._lend_cache(recipient, cache)
         try:
-            if isinstance(max_turns, int):
-                self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                first = await self._a_first_message(recipient, message, kwargs)
-                await self._a_run_turns(recipient, first, max_turns, silent)
-            else:
-                self._prepare_chat(recipient, clear_history)
-                await self.a_send(await self._a_first_message(recipient, message, kwargs), recipient, silent=silent)
+            with silent_chat(silent):
+                if isinstance(max_turns, int):
+                    self._prepare_chat(recipient, clear_history, reply_at_receive=False)
+                    first = await self._a_first_message(recipient, message, kwargs)
+                    await self._a_run_turns(recipient, first, max_turns, silent)
+                else:
+                    self._prepare_chat(recipient, clear_history)
+                    first = await self._a_first_message(recipient, message, kwargs)
+                    await self.a_send(first, recipient, silent=silent)
         except BaseException:
             self._return_cache(recipient)
             raise
@@ -349,7 +353,7 @@ class ChatDriverMixin:
 
 def _max_turns_reached(sender: Any, recipient: Any, max_turns: int) -> None:
     """AG2 Classic 0.14's event for a chat that ran all its turns (to a run's stream only)."""
-    emit_run_event(TerminationEvent, termination_reason=f"Maximum turns ({max_turns}) reached", sender=sender.name,
+    emit_run_event(TerminationEvent, face=TerminationMessage, termination_reason=f"Maximum turns ({max_turns}) reached", sender=sender.name,
                    recipient=recipient.name)
 
 

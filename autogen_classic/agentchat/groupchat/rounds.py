@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generator, Optional
 
 from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
-from ...messages.agent_messages import GroupChatRunChatMessage
+from ...messages.agent_messages import GroupChatRunChatMessage, TerminationMessage
 from ...events.run_events import TerminationEvent
 from ...io.base import IOStream
 from ...messages.emit import emit, emit_run_event, send_to
@@ -26,6 +26,7 @@ from ..conversable.agent_args import printable_name, shown
 from ..termination import StopMessage, TerminationCondition, TerminationContext
 from .clear_history import apply_clear_history, parse_clear_history
 from .guardrail_turns import forwarded_message, guarded_input, guarded_output
+from .selection.pipeline import SELECTION_RETURNED_NONE
 from .steps import CheckTermination, GenerateReply, SelectSpeaker, Send, Step
 
 __all__ = ["ChatRun", "chat_rounds", "lent_cache", "open_run", "publish", "take_turn"]
@@ -148,9 +149,10 @@ def chat_rounds(
     """
     if messages is None:
         messages = manager._oai_messages[sender]
+    first = messages[-1]  # taken before the introductions, which the manager also sends to the sender
     yield from introductions(manager, groupchat)
     with lent_cache(manager, groupchat):
-        run = open_run(manager, groupchat, sender, messages[-1])
+        run = open_run(manager, groupchat, sender, first)
         if hasattr(manager, "_chat_run"):
             manager._chat_run = run
         yield from publish(run)
@@ -230,7 +232,9 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
         guarded = None
         reply = yield GenerateReply(speaker, manager)
     except NoEligibleSpeaker as e:
-        end(run, str(e) or "No eligible speakers.", show=not silent, classic="No next speaker selected")
+        # A selection function returning None is the usual way to end: the classic line says all there is.
+        show = not silent and str(e) != SELECTION_RETURNED_NONE
+        end(run, str(e) or "No eligible speakers.", show=show, classic="No next speaker selected")
         return
     if reply is None:
         end(run, f"{speaker.name} gave no reply.", show=False, classic="No reply generated", recipient=speaker)
@@ -270,8 +274,8 @@ def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = 
                       recipient=getattr(last, "name", None))
         if prints_termination:
             send_to(IOStream.get_default(), TerminationEvent.build(**fields))
-        else:
-            emit_run_event(TerminationEvent, **fields)
+        else:  # printed too unless the chat or the manager is silent, as AG2 Classic 0.14 prints it
+            emit_run_event(TerminationEvent, face=TerminationMessage, silent=bool(getattr(manager, "_silent", False)), **fields)
 
 
 def _classic_stop_reason(manager: Any, stop: StopMessage) -> str:

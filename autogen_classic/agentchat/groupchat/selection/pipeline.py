@@ -42,7 +42,11 @@ from .state import GroupState, overridden
 from .trace import HandoffStep, SelectionRecord
 from ..steps import a_run_steps, run_steps
 
-__all__ = ["a_auto_select_speaker", "a_select_speaker", "auto_select_speaker", "select_speaker"]
+__all__ = [
+    "SELECTION_RETURNED_NONE", "a_auto_select_speaker", "a_select_speaker", "auto_select_speaker", "select_speaker",
+]
+
+SELECTION_RETURNED_NONE = "Custom speaker selection function returned None. Terminating conversation."
 
 # The classic module name: logging configured for the group chat applies here.
 logger = logging.getLogger("autogen_classic.agentchat.groupchat")
@@ -93,7 +97,7 @@ def _resolve_method(
                 record.handoff = handoff
                 record.method = "handoff"
         if result is None:
-            raise NoEligibleSpeaker("Custom speaker selection function returned None. Terminating conversation.")
+            raise NoEligibleSpeaker(SELECTION_RETURNED_NONE)
         if isinstance(result, str):
             method = result
             said = f"{record.reason}; " if record.reason else ""
