@@ -43,9 +43,10 @@ def begin_steps(
     else:
         manager._prepare_chat(sender, clear_history, prepare_recipient=False)
     yield Send(sender, message, manager, silent=silent)
+    first = manager.last_message(sender)  # taken before the introductions, which the sender receives too
     yield from introductions(manager, groupchat)
     start = len(groupchat.messages)
-    run = open_run(manager, groupchat, sender, manager.last_message(sender))
+    run = open_run(manager, groupchat, sender, first)
     manager._chat_run = run
     with lent_cache(manager, groupchat):
         yield from publish(run)
