@@ -213,6 +213,11 @@ def register_conversion(classic_cls: type, convert: Callable[[Any], Any]) -> Non
     _converters[classic_cls] = convert
 
 
+def conversion_for(classic_cls: type) -> Optional[Callable[[Any], Any]]:
+    """The conversion :func:`as_event` applies to instances of ``classic_cls`` (None: none)."""
+    return _converters.get(classic_cls)
+
+
 def as_event(message: Any) -> Any:
     """``message`` as its ``autogen.events`` event: a classic ``*Message`` becomes its ``*Event`` (same uuid);
     anything else is returned as it is."""

@@ -1,7 +1,7 @@
 """The events of the model client (classic ``autogen.events.client_events``): usage and streamed text.
 
-The usage summary's printed lines are made here once (:func:`usage_summary_lines`), for these events,
-the classic ``UsageSummaryMessage`` and ``print_usage_summary``.
+The usage table is printed here once (:func:`print_usage`), for ``UsageSummaryEvent`` and the classic
+``UsageSummaryMessage``; :func:`usage_summary_lines` gives the same lines as text, for the command line.
 """
 
 from __future__ import annotations
@@ -125,6 +125,39 @@ def usage_summary_lines(
     return lines + [rule]
 
 
+def print_usage(
+    actual: ActualUsageSummary, total: TotalUsageSummary, mode: str, out: Callable[..., Any]
+) -> None:
+    """Print a usage event's table with ``out``, call by call as the classic ``print`` does (a bare ``out()``
+    for the empty line). Shared by ``UsageSummaryEvent`` and the classic ``UsageSummaryMessage``."""
+    if total.usages is None:
+        out('No usage summary. Please call "create" first.', flush=True)
+        return
+    out("-" * 100, flush=True)
+    if mode == "both":
+        _print_usage_block(actual, "actual", out)
+        out()
+        if total.model_dump_json() != actual.model_dump_json():
+            _print_usage_block(total, "total", out)
+        else:
+            out("All completions are non-cached: the total cost with cached completions is the same as actual cost.",
+                flush=True)
+    else:
+        _print_usage_block(total if mode == "total" else actual, mode, out)
+    out("-" * 100, flush=True)
+
+
+def _print_usage_block(usage: Any, usage_type: str, out: Callable[..., Any]) -> None:
+    if not usage.usages:
+        out("No actual cost incurred (all completions are using cache).", flush=True)
+        return
+    out(f"Usage summary {'including' if usage_type == 'total' else 'excluding'} cached usage: ", flush=True)
+    out(f"Total cost: {round(usage.total_cost, 5)}", flush=True)
+    for entry in usage.usages:
+        out(f"* Model '{entry.model}': cost: {round(entry.cost, 5)}, prompt_tokens: {entry.prompt_tokens}, "
+            f"completion_tokens: {entry.completion_tokens}, total_tokens: {entry.total_tokens}", flush=True)
+
+
 def usage_fields(
     actual_usage_summary: Optional[dict[str, Any]], total_usage_summary: Optional[dict[str, Any]], fields: dict
 ) -> dict[str, Any]:
@@ -177,9 +210,7 @@ class UsageSummaryEvent(BaseEvent):
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
         """Print the usage table (as ``print_usage_summary`` shows it)."""
-        out = resolve_print_callable(f)
-        for line in usage_summary_lines(summary_of(self.actual), summary_of(self.total), self.mode):
-            out(line, flush=True)
+        print_usage(self.actual, self.total, self.mode, resolve_print_callable(f))
 
 
 @wrap_event

@@ -41,9 +41,10 @@ from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 C
     ToolResponseEvent,
     UsingAutoReplyEvent,
 )
+from ..events.agent_events import carryover_text, chat_message_text
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from .base_message import BaseMessage, wrap_message
-from .console_text import Printer, agent_name, content_to_text, printer
+from .base_message import BaseMessage, console_face, wrap_message
+from .console_text import Printer, agent_name, printer
 from .received_messages import (  # noqa: F401 - the classic path of these events
     NAMES,
     BasePrintReceivedMessage,
@@ -98,16 +99,6 @@ def _with_sender(fields: dict[str, Any], content: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ chats
-def carryover_text(carryover: Any) -> str:
-    """A carryover as printed: a str as is, a list's items' text joined by newlines."""
-    if isinstance(carryover, str):
-        return carryover
-    return "\n".join(
-        item if isinstance(item, str) else content_to_text(item.get("content")) if isinstance(item, dict) else str(item)
-        for item in carryover
-    )
-
-
 @wrap_message(event=events.PostCarryoverProcessingEvent, renames=NAMES)
 class PostCarryoverProcessingMessage(BaseMessage):
     """The banner printed before each chat of ``initiate_chats``."""
@@ -123,19 +114,25 @@ class PostCarryoverProcessingMessage(BaseMessage):
 
     def __init__(self, *, uuid: Optional[UUID] = None, chat_info: Optional[dict[str, Any]] = None, **fields: Any):
         if chat_info is not None:
+            method = chat_info.get("summary_method", "")
             fields = {
                 "carryover": chat_info.get("carryover", ""),
-                "message": str(chat_info.get("message", "")),
-                "verbose": bool(chat_info.get("verbose", False)),
+                "message": chat_message_text(chat_info.get("message")),
+                "verbose": chat_info.get("verbose", False),
                 "sender_name": agent_name(chat_info.get("sender")) or "",
                 "recipient_name": agent_name(chat_info.get("recipient")) or "",
-                "summary_method": str(chat_info.get("summary_method")),
+                "summary_method": method.__name__ if callable(method) else method,  # a function by its name
                 "summary_args": chat_info.get("summary_args"),
                 "max_turns": chat_info.get("max_turns"),
             }
         super().__init__(uuid=uuid, **fields)
 
+    def _process_carryover(self) -> str:
+        # Private in the classic API, but its tests call it: the carryover as the banner prints it.
+        return carryover_text(self.carryover)
+
     def print(self, f: Printer = None) -> None:
+        # Module functions only: the console renders this with a plain namespace of the fields as ``self``.
         out = printer(f)
         out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
         out(colored("Starting a new chat....", "blue"), flush=True)
@@ -146,10 +143,10 @@ class PostCarryoverProcessingMessage(BaseMessage):
 
 
 class _HumanReply(BaseMessage):
-    """An event of an agent (``recipient``) about to answer ``sender``; their names are kept."""
+    """An event of an agent (``recipient``) about to answer ``sender``; their names are kept.
 
-    sender_name: str
-    recipient_name: str
+    Subclasses declare ``sender_name`` and ``recipient_name`` after their own field, the 0.7.3 order.
+    """
 
     def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, recipient: Any = None,
                  **fields: Any) -> None:
@@ -163,6 +160,8 @@ class TerminationAndHumanReplyMessage(_HumanReply):
     """No human input was given when it was asked for."""
 
     no_human_input_msg: str
+    sender_name: str
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
@@ -173,6 +172,8 @@ class UsingAutoReplyMessage(_HumanReply):
     """The agent goes on with its automatic reply."""
 
     human_input_mode: str
+    sender_name: str
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
@@ -180,9 +181,10 @@ class UsingAutoReplyMessage(_HumanReply):
 
 # ------------------------------------------------------------------ code and functions
 class _ForRecipient(BaseMessage):
-    """An event about one agent, built from the agent (``recipient``; its name is kept)."""
+    """An event about one agent, built from the agent (``recipient``; its name is kept).
 
-    recipient_name: str
+    Subclasses declare ``recipient_name`` where 0.7.3 has it (last, after their own fields).
+    """
 
     def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
         fields.setdefault("recipient_name", agent_name(recipient) or "")
@@ -196,6 +198,7 @@ class ExecuteCodeBlockMessage(_ForRecipient):
     code: str
     language: str
     code_block_count: int
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
@@ -235,6 +238,7 @@ class ExecuteFunctionMessage(_ForRecipient):
     func_name: str
     call_id: Optional[str] = None
     arguments: Any
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
@@ -249,6 +253,7 @@ class ExecutedFunctionMessage(_ForRecipient):
     call_id: Optional[str] = None
     arguments: Any
     content: Any
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
@@ -271,8 +276,8 @@ class GroupChatRunChatMessage(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
-        if self.verbose:
-            printer(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
+        # ``verbose`` is only recorded: the package sends this event only for a chat that is not silent.
+        printer(f)(colored(f"\nNext speaker: {self.speaker_name}\n", "green"), flush=True)
 
 
 @wrap_message(event=events.GroupChatResumeEvent, renames={"messages": "events"})
@@ -283,16 +288,26 @@ class GroupChatResumeMessage(BaseMessage):
     messages: list[dict[str, Any]]
     verbose: Optional[bool] = False
 
-    def __init__(self, *, uuid: Optional[UUID] = None, silent: Optional[bool] = None, **fields: Any) -> None:
-        if silent is not None:
-            fields["verbose"] = not silent
+    def __init__(self, *, uuid: Optional[UUID] = None, silent: Optional[bool] = False, **fields: Any) -> None:
+        fields.setdefault("verbose", not silent)
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
-        if self.verbose:
-            # AG2 Classic 0.14.1's words on the console ("events"; ag2 0.7.3 printed "messages").
-            printer(f)(f"Prepared group chat with {len(self.messages)} events, the last speaker is",
-                    colored(self.last_speaker_name, "yellow"), flush=True)
+        # ag2 0.7.3's line; the package's console prints 0.14.1's (``GroupChatResumeConsoleMessage``).
+        printer(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
+                   colored(self.last_speaker_name, "yellow"), flush=True)
+
+
+class _GroupChatResumeConsole(GroupChatResumeMessage.model_fields["content"].annotation):  # type: ignore[misc]
+    def print(self, f: Printer = None) -> None:
+        # The console's line is AG2 Classic 0.14.1's ("events"), see docs/migrating.md.
+        printer(f)(f"Prepared group chat with {len(self.messages)} events, the last speaker is",
+                   colored(self.last_speaker_name, "yellow"), flush=True)
+
+
+GroupChatResumeConsoleMessage = console_face(GroupChatResumeMessage, _GroupChatResumeConsole,
+                                             "GroupChatResumeConsoleMessage")
+"""What the package sends when it resumes a group chat: a ``GroupChatResumeMessage`` printing 0.14.1's line."""
 
 
 @wrap_message(event=events.ClearAgentsHistoryEvent,
@@ -342,15 +357,11 @@ class ClearConversableAgentHistoryMessage(BaseMessage):
 class ClearConversableAgentHistoryWarningMessage(_ForRecipient):
     """``nr_messages_to_preserve`` does not apply when one conversation is cleared."""
 
+    recipient_name: str
+
     def print(self, f: Printer = None) -> None:
         printer(f)(colored("WARNING: `nr_preserved_messages` is ignored when clearing chat history with a specific "
                         "agent.", "yellow"), flush=True)
-
-
-def _attempt_fields(fields: dict[str, Any], select_speaker_auto_verbose: Optional[bool]) -> dict[str, Any]:
-    if select_speaker_auto_verbose is not None:
-        fields["verbose"] = select_speaker_auto_verbose
-    return fields
 
 
 class _SpeakerAttempt(BaseMessage):
@@ -359,9 +370,10 @@ class _SpeakerAttempt(BaseMessage):
     attempts_left: int
     verbose: Optional[bool] = False
 
-    def __init__(self, *, uuid: Optional[UUID] = None, select_speaker_auto_verbose: Optional[bool] = None,
+    def __init__(self, *, uuid: Optional[UUID] = None, select_speaker_auto_verbose: Optional[bool] = False,
                  **fields: Any) -> None:
-        super().__init__(uuid=uuid, **_attempt_fields(fields, select_speaker_auto_verbose))
+        fields.setdefault("verbose", select_speaker_auto_verbose)  # ``verbose`` itself when read back
+        super().__init__(uuid=uuid, **fields)
 
 
 @wrap_message(event=events.SpeakerAttemptSuccessfulEvent, renames={})
@@ -393,19 +405,22 @@ class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
 
 
 class _WithAgentNames(BaseMessage):
-    """A manual-selection event: built from the candidate ``agents`` (their names are kept)."""
+    """A manual-selection event: built from the candidate ``agents`` (their names are kept; none: None).
 
-    agent_names: Optional[list[str]] = None
+    Subclasses declare ``agent_names`` where 0.7.3 has it.
+    """
 
     def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any) -> None:
-        if agents is not None:
-            fields["agent_names"] = [agent_name(agent) for agent in agents]
+        if "agent_names" not in fields:  # not read back
+            fields["agent_names"] = [agent_name(agent) for agent in agents] if agents else None
         super().__init__(uuid=uuid, **fields)
 
 
 @wrap_message(event=events.SelectSpeakerEvent, renames=AGENTS)
 class SelectSpeakerMessage(_WithAgentNames):
     """The numbered list of manual speaker selection."""
+
+    agent_names: Optional[list[str]] = None
 
     def print(self, f: Printer = None) -> None:
         out = printer(f)
@@ -419,6 +434,7 @@ class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
     """Manual selection gave up after too many tries."""
 
     try_count: int
+    agent_names: Optional[list[str]] = None
 
     def print(self, f: Printer = None) -> None:
         printer(f)(f"You have tried {self.try_count} times. The next speaker will be selected automatically.")
@@ -427,6 +443,8 @@ class SelectSpeakerTryCountExceededMessage(_WithAgentNames):
 @wrap_message(event=events.SelectSpeakerInvalidInputEvent, renames=AGENTS)
 class SelectSpeakerInvalidInputMessage(_WithAgentNames):
     """Manual selection got something other than a listed number."""
+
+    agent_names: Optional[list[str]] = None
 
     def print(self, f: Printer = None) -> None:
         printer(f)(f"Invalid input. Please enter a number between 1 and {len(self.agent_names or [])}.")
@@ -437,6 +455,8 @@ class SelectSpeakerInvalidInputMessage(_WithAgentNames):
 class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
     """An agent without a model has no usage."""
 
+    recipient_name: str
+
     def print(self, f: Printer = None) -> None:
         printer(f)(f"No cost incurred from agent '{self.recipient_name}'.")
 
@@ -444,6 +464,8 @@ class ConversableAgentUsageSummaryNoCostIncurredMessage(_ForRecipient):
 @wrap_message(event=events.ConversableAgentUsageSummaryEvent, renames=RECIPIENT)
 class ConversableAgentUsageSummaryMessage(_ForRecipient):
     """The heading of an agent's usage summary."""
+
+    recipient_name: str
 
     def print(self, f: Printer = None) -> None:
         printer(f)(f"Agent '{self.recipient_name}':")

@@ -23,12 +23,13 @@ from pydantic import BaseModel, Field
 
 from ..events.base_event import (  # noqa: F401 - new_uuid: importable here as before
     camel2snake,
+    conversion_for,
     make_wrapper,
     new_uuid,
     register_conversion,
 )
 
-__all__ = ["BaseMessage", "get_annotated_type_for_message_classes", "wrap_message"]
+__all__ = ["BaseMessage", "console_face", "get_annotated_type_for_message_classes", "wrap_message"]
 
 
 class BaseMessage(BaseModel):
@@ -40,8 +41,11 @@ class BaseMessage(BaseModel):
         super().__init__(uuid=uuid if uuid is not None else new_uuid(), **kwargs)
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        """Print the event with ``f`` (builtin ``print`` by default), as the console shows it."""
-        raise NotImplementedError(f"{type(self).__name__} does not say how it prints; define print(self, f=None).")
+        """Print the event with ``f`` (builtin ``print`` by default), as the console shows it.
+
+        A class that does not say how it prints prints nothing (as in ag2 0.7.3, where user events
+        made with ``wrap_message`` often define only their fields).
+        """
 
 
 class _ClassicEventMeta(type(BaseModel)):  # type: ignore[misc]
@@ -58,8 +62,7 @@ _message_classes: dict[str, type[BaseModel]] = {}
 
 
 def _type_name(cls: type[Any]) -> str:
-    name = cls.__name__
-    return camel2snake(name[: -len("Message")] if name.endswith("Message") else name)
+    return camel2snake(cls.__name__[: -len("Message")])
 
 
 def get_message_classes() -> dict[str, type[BaseModel]]:
@@ -109,16 +112,22 @@ def wrap_message(
     Used with keywords only (``@wrap_message(event=TextEvent, renames=...)``) it returns the decorator.
 
     Args:
-        message_cls: a ``BaseMessage`` subclass; its name (without "Message", in snake case) is the type tag.
+        message_cls: a ``BaseMessage`` subclass whose name ends with "Message"; the name without it, in snake
+            case, is the type tag.
         event: the ``autogen.events`` class this class is the classic shape of: the new class derives from
             it, and ``as_event`` turns its instances into that event.
         renames: classic field name -> event field name, for ``as_event``.
         adapt: a last change of the renamed fields for ``as_event`` (given the fields and the content).
+
+    Raises:
+        ValueError: the class name does not end with "Message".
     """
     if message_cls is None:
         return lambda cls: wrap_message(cls, event=event, renames=renames, adapt=adapt)
     if not (isinstance(message_cls, type) and issubclass(message_cls, BaseMessage)):
         raise TypeError(f"wrap_message expects a BaseMessage subclass; got {message_cls!r}.")
+    if not message_cls.__name__.endswith("Message"):  # the type tag is the name without it
+        raise ValueError("Message class name must end with 'Message'")
     tag = _type_name(message_cls)
     if event is None:
         wrapper = make_wrapper(message_cls, tag)
@@ -138,3 +147,22 @@ def get_annotated_type_for_message_classes() -> type[Any]:
     """
     classes = tuple(_message_classes.values())
     return Annotated[Union[classes], Field(discriminator="type")]  # type: ignore[return-value]
+
+
+def console_face(message_cls: type[BaseModel], print_cls: type[BaseMessage], name: str) -> type[BaseModel]:
+    """The class the package sends where its own console line differs from ``message_cls.print``.
+
+    ``message_cls.print`` stays ag2 0.7.3's (what a user's instance prints), while the package's console
+    keeps its line (AG2 Classic 0.14.1's words, or a fix). ``print_cls`` subclasses ``message_cls``'s
+    content and overrides only ``print``. The result (module attribute ``name``) is a subclass of
+    ``message_cls`` with its class name, type tag, fields and JSON; ``as_event`` converts it alike; it
+    stays out of the union, so its JSON reads back as ``message_cls``.
+    """
+    print_cls.__name__ = message_cls.__name__  # reprs and ``type(event).__name__`` as for message_cls
+    tag = message_cls.model_fields["type"].default
+    face = make_wrapper(print_cls, tag, base=message_cls, metaclass=type(message_cls))
+    face.__qualname__ = name
+    convert = conversion_for(message_cls)
+    if convert is not None:
+        register_conversion(face, convert)
+    return face

@@ -19,12 +19,13 @@ from ..events.client_events import (  # noqa: F401 - the classic path of these n
     TotalUsageSummary,
     UsageSummaryEvent,
     mode_name,
+    print_usage,
     summary_of,
     usage_fields,
     usage_summary_lines,
 )
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from .base_message import BaseMessage, wrap_message
+from .base_message import BaseMessage, console_face, wrap_message
 from .console_text import printer
 
 __all__ = ["UsageSummaryMessage"]
@@ -43,12 +44,14 @@ class UsageSummaryMessage(BaseMessage):
         total_usage_summary: Optional[dict[str, Any]] = None, mode: Mode = "both", **fields: Any,
     ) -> None:
         fields = usage_fields(actual_usage_summary, total_usage_summary, fields)
-        super().__init__(uuid=uuid, mode=mode_name(mode), **fields)
+        try:  # print_usage_summary's list forms (["actual", "total"]) name one mode
+            mode = mode_name(mode)
+        except ValueError:
+            pass  # anything else fails validation, as any bad field value does
+        super().__init__(uuid=uuid, mode=mode, **fields)
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        out = printer(f)
-        for line in usage_summary_lines(summary_of(self.actual), summary_of(self.total), self.mode):
-            out(line, flush=True)
+        print_usage(self.actual, self.total, self.mode, printer(f))
 
 
 @wrap_message(event=StreamEvent)
@@ -58,5 +61,18 @@ class StreamMessage(BaseMessage):
     content: str
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        # ag2 0.7.3's calls: green on, the piece, then colour off with a line break.
         out = printer(f)
-        out(colored(self.content, "green"), end="", flush=True)
+        out("\033[32m", end="")
+        out(self.content, end="", flush=True)
+        out("\033[0m\n")
+
+
+class _StreamConsole(StreamMessage.model_fields["content"].annotation):  # type: ignore[misc]
+    def print(self, f: Optional[Callable[..., Any]] = None) -> None:
+        # The package's console keeps a streamed answer on one line (docs/migrating.md, "Streaming").
+        printer(f)(colored(self.content, "green"), end="", flush=True)
+
+
+StreamConsoleMessage = console_face(StreamMessage, _StreamConsole, "StreamConsoleMessage")
+"""What the package sends for each streamed piece: a ``StreamMessage`` printing it without a line break."""

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import builtins
-import json
 from typing import Any, Callable, Optional
 from uuid import UUID
 
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ..events.print_event import PrintEvent
+from ..events.print_event import PrintEvent, object_text
 from .base_message import BaseMessage, wrap_message
 
 __all__ = ["PrintMessage"]
-
-
-def _text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return str(value)
 
 
 @wrap_message(event=PrintEvent)
@@ -38,7 +28,7 @@ class PrintMessage(BaseMessage):
         if "objects" in fields and not objects:  # read back from its serialised form
             super().__init__(uuid=uuid, sep=sep, end=end, **fields)
             return
-        super().__init__(uuid=uuid, objects=[_text(x) for x in objects], sep=sep, end=end, **fields)
+        super().__init__(uuid=uuid, objects=[object_text(x) for x in objects], sep=sep, end=end, **fields)
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
         (f or builtins.print)(*self.objects, sep=self.sep, end=self.end, flush=True)

@@ -65,7 +65,8 @@ class ToolResponse(events.ToolResponse):
     content: Any
 
     def print(self, f: Printer = None) -> None:
-        boxed(printer(f), f"***** Response from calling tool ({self.tool_call_id or 'No id found'}) *****", self.content)
+        boxed(printer(f), f"***** Response from calling {self.role} ({self.tool_call_id or 'No id found'}) *****",
+              self.content)
 
 
 @wrap_message(event=events.FunctionResponseEvent, renames=NAMES)
@@ -79,7 +80,7 @@ class FunctionResponseMessage(BasePrintReceivedMessage):
     def print(self, f: Printer = None) -> None:
         out = printer(f)
         _heading(self, out)
-        boxed(out, f"***** Response from calling function ({self.name or 'No id found'}) *****", self.content)
+        boxed(out, f"***** Response from calling {self.role} ({self.name or 'No id found'}) *****", self.content)
         out("\n", SEPARATOR, flush=True, sep="")
 
 
@@ -181,11 +182,38 @@ def received_message_fields(message: dict[str, Any], sender_name: str, recipient
     return TextMessage, {**fields, "content": message.get("content")}
 
 
+def _instantiate(content: Any, message: dict[str, Any], recipient: Any) -> Any:
+    """``content`` filled with the message's ``context``: a callable is called with it, a str template is
+    formatted only when the recipient's ``llm_config`` allows it; without a (non-empty) context it is kept."""
+    context = message.get("context")
+    if content is None or not context:
+        return content
+    if isinstance(content, str):
+        llm_config = getattr(recipient, "llm_config", None)
+        allowed = llm_config.get("allow_format_str_template", False) if llm_config else False
+        return content.format(**context) if allowed else content
+    return content(context)
+
+
 def create_received_message_model(
     *, uuid: Optional[UUID] = None, message: dict[str, Any], sender: Any, recipient: Any
 ) -> Any:
-    """The event for ``message`` as ``recipient`` receives it from ``sender`` (the class follows the message)."""
-    cls, fields = received_message_fields(message, agent_name(sender) or "", agent_name(recipient) or "")
-    if cls is TextMessage and not isinstance(fields["content"], (str, int, float, bool, list, type(None))):
-        fields["content"] = str(fields["content"])
-    return cls(uuid=uuid, **fields)
+    """The event for ``message`` as ``recipient`` receives it from ``sender`` (the class follows the message).
+
+    The message's own keys are the event's fields (``role`` as given, ``None`` included), validated; a
+    text content is first filled with the message's ``context``. A content the event cannot hold (a
+    callable without a context) raises ``pydantic.ValidationError``.
+    """
+    names = {"sender_name": agent_name(sender) or "", "recipient_name": agent_name(recipient) or "", "uuid": uuid}
+    role = message.get("role")
+    if role == "function":
+        return FunctionResponseMessage(**{**message, **names})
+    if role == "tool":
+        if "tool_responses" not in message:  # one plain tool result: its own response
+            message = {**message, "tool_responses": [message]}
+        return ToolResponseMessage(**{**message, **names})
+    if message.get("function_call"):
+        return FunctionCallMessage(**{**message, **names})
+    if message.get("tool_calls"):
+        return ToolCallMessage(**{**message, **names})
+    return TextMessage(content=_instantiate(message.get("content"), message, recipient), **names)

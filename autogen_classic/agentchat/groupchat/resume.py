@@ -15,7 +15,7 @@ import json
 import logging
 from typing import Any, Callable, Generator, Optional, Union
 
-from ...messages.agent_messages import GroupChatResumeMessage
+from ...messages.agent_messages import GroupChatResumeConsoleMessage
 from ...messages.emit import emit
 from .steps import Send, Step
 
@@ -255,7 +255,7 @@ def resume_steps(
         process_resume_termination(manager, remove_termination_string, messages)
 
     if not silent:
-        emit(GroupChatResumeMessage, last_speaker_name=last_name, messages=messages, verbose=True)
+        emit(GroupChatResumeConsoleMessage, last_speaker_name=last_name, messages=messages, verbose=True)
     # The participants were introduced in the original chat.
     groupchat.send_introductions = False
     return last_agent, last_message
