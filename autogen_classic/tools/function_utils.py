@@ -161,9 +161,10 @@ def _description_of(name: str, annotation: Any) -> str:
         return described
     if hasattr(first, "description"):
         return name
+    # ag2 0.7.3's words first; then the way out.
     raise ValueError(
-        f"Invalid {first!r} for parameter {name}: the first Annotated metadata must be a description "
-        f"string, e.g. Annotated[int, \"what {name} is\"]; got {type(first).__name__}."
+        f"Invalid {first} for parameter {name}, should be a DescriptionField, got {type(first)}: the first "
+        f"Annotated metadata must be a description string, e.g. Annotated[int, \"what {name} is\"]."
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from abc import ABC
 from dataclasses import dataclass
 from enum import Enum
 from inspect import signature
@@ -21,8 +22,8 @@ from ...conversable_agent import ConversableAgent
 if TYPE_CHECKING:
     from .swarm_agent import SwarmAgent
 
-__all__ = ["AFTER_WORK", "ON_CONDITION", "UPDATE_SYSTEM_MESSAGE", "AfterWork", "AfterWorkOption", "OnCondition",
-           "SwarmResult"]
+__all__ = ["AFTER_WORK", "ON_CONDITION", "UPDATE_SYSTEM_MESSAGE", "AfterWork", "AfterWorkOption",
+           "InvalidAfterWorkError", "OnCondition", "SwarmMember", "SwarmResult"]
 
 
 class AfterWorkOption(Enum):
@@ -38,13 +39,32 @@ _OPTIONS = ", ".join(option.value for option in AfterWorkOption)
 AFTER_WORK_KINDS = f"an AfterWorkOption ({_OPTIONS}), its name as a str, a SwarmAgent or a callable"
 
 
+class SwarmMember(ABC):  # a marker; SwarmAgent registers itself (its module imports this one)
+    """What can take part in a swarm: ``SwarmAgent`` and its subclasses (``SwarmMember.register(SwarmAgent)``)."""
+
+
+class InvalidAfterWorkError(ValueError, AssertionError):
+    """An ``AFTER_WORK`` holding a value of no accepted kind, found when it is registered.
+
+    An ``AssertionError`` as ag2 0.7.3's ``register_hand_off`` raises it ("Invalid After Work value"), and a
+    ``ValueError``, the error of bad input elsewhere in this package.
+    """
+
+
 def after_work_option(name: str) -> AfterWorkOption:
     """The option named ``name`` (any case); ValueError naming the accepted options otherwise."""
     try:
         return AfterWorkOption(name.upper())
     except ValueError:
-        raise ValueError(f"AFTER_WORK got the str {name!r}, which is not an AfterWorkOption; use one of {_OPTIONS} "
-                         "(or pass the agent itself to hand off to an agent).") from None
+        # ag2 0.7.3's words first (its AFTER_WORK converts the str with the enum), then the way out.
+        raise ValueError(f"{name.upper()!r} is not a valid AfterWorkOption; AFTER_WORK takes one of {_OPTIONS} as a "
+                         "str. To hand off to an agent pass the agent itself, or name it in "
+                         "initiate_swarm_chat(after_work=...) or in what an after-work callable returns.") from None
+
+
+def is_after_work_choice(value: Any) -> bool:
+    """Whether ``value`` is something an ``AFTER_WORK`` may hold: an option, an agent, a name or a callable."""
+    return isinstance(value, (AfterWorkOption, ConversableAgent, str)) or callable(value)
 
 
 @dataclass
@@ -59,11 +79,10 @@ class AFTER_WORK:  # noqa: N801 - the classic name
     agent: Union[AfterWorkOption, SwarmAgent, str, Callable[..., Any]]
 
     def __post_init__(self) -> None:
+        # As in ag2 0.7.3: a str is an option's name; any other value is checked when the hand-off is registered
+        # (``register_hand_off``) or, assigned directly, when the after work is used.
         if isinstance(self.agent, str):
             self.agent = after_work_option(self.agent)
-        elif not isinstance(self.agent, (AfterWorkOption, ConversableAgent)) and not callable(self.agent):
-            raise ValueError(f"AFTER_WORK got {self.agent!r} ({type(self.agent).__name__}); "
-                             f"it accepts {AFTER_WORK_KINDS}.")
 
 
 @dataclass
@@ -83,7 +102,8 @@ class ON_CONDITION:  # noqa: N801 - the classic name
 
     def __post_init__(self) -> None:
         # AssertionError, as in the classic package, raised explicitly so that ``python -O`` keeps the check.
-        if self.target is not None and not isinstance(self.target, (ConversableAgent, dict)):
+        # A SwarmAgent only, as in ag2 0.7.3: a plain ConversableAgent cannot be a member of a swarm.
+        if self.target is not None and not isinstance(self.target, (SwarmMember, dict)):
             raise AssertionError(f"'target' must be a SwarmAgent or a Dict (nested chat configuration); "
                                  f"got {type(self.target).__name__}.")
         if not isinstance(self.condition, str) or not self.condition.strip():

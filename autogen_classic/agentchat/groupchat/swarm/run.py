@@ -24,7 +24,7 @@ from .chat_setup import (
     process_swarm_messages,
     setup_swarm_context_variables,
 )
-from .conditions import AFTER_WORK, AFTER_WORK_KINDS, AfterWorkOption, after_work_option
+from .conditions import AFTER_WORK, AFTER_WORK_KINDS, AfterWorkOption
 from .style import create_swarm_transition
 from .swarm_agent import SwarmAgent
 
@@ -39,12 +39,21 @@ class _Swarm:
 
 
 def _check_after_work(after_work: Any) -> Any:
-    if isinstance(after_work, str):
-        return after_work_option(after_work)
-    if after_work is None or isinstance(after_work, (AFTER_WORK, AfterWorkOption, Agent)) or callable(after_work):
+    if after_work is None or isinstance(after_work, (str, AFTER_WORK, AfterWorkOption, Agent)) or callable(after_work):
         return after_work
     raise ValueError(f"initiate_swarm_chat got after_work={after_work!r}; it accepts an AFTER_WORK or "
                      f"{AFTER_WORK_KINDS}.")
+
+
+def _after_work_name(after_work: Any, names: list[str]) -> Any:
+    """A str ``after_work`` names a swarm agent, as in ag2 0.7.3 (resolved by name at each turn); this package
+    also takes an option's name (any case) where no agent has that name."""
+    if not isinstance(after_work, str) or after_work in names:
+        return after_work
+    if after_work.upper() in {option.value for option in AfterWorkOption}:
+        return AfterWorkOption(after_work.upper())
+    raise ValueError(f"Invalid agent name in after_work: {after_work} (initiate_swarm_chat). Name one of the "
+                     f"swarm's agents {names}, or an AfterWorkOption.")
 
 
 def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], str], agents: list[SwarmAgent],
@@ -55,6 +64,7 @@ def _prepare(initial_agent: SwarmAgent, messages: Union[list[dict[str, Any]], st
     after_work = _check_after_work(after_work)
     executor, nested = prepare_swarm_agents(initial_agent, agents)
     messages, first, names, temp_users = process_swarm_messages(messages, user_agent, agents, nested)
+    after_work = _after_work_name(after_work, names)
     transition = create_swarm_transition(initial_agent, executor, names, user_agent, after_work)
     groupchat = GroupChat(
         agents=[executor, *agents, *nested, *([user_agent] if user_agent else temp_users)],
@@ -88,7 +98,7 @@ def initiate_swarm_chat(
         max_rounds: the most rounds of the group chat.
         context_variables: the dict shared by the agents' functions (updated in place).
         after_work: what follows a reply without tool calls when the agent has no AFTER_WORK: an AFTER_WORK,
-            an AfterWorkOption, an agent or a callable ``(last_speaker, messages, groupchat)``.
+            an AfterWorkOption, an agent, an agent's name or a callable ``(last_speaker, messages, groupchat)``.
         termination: a termination condition for the swarm's group chat (e.g. ``HandoffTermination("human")``);
             ``result.termination`` then says which condition fired.
 

@@ -8,6 +8,7 @@ engine's ``NestedChatTarget``) and an ``AFTER_WORK`` into the agent's after-work
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, Literal, Optional, Union
 
 from ....oai.client import OpenAIWrapper
@@ -21,7 +22,15 @@ from ...transitions import (
     StringLLMCondition,
 )
 from .carryover import a_swarm_summary_from_nested_chats, check_carryover_config, swarm_summary_from_nested_chats
-from .conditions import AFTER_WORK, ON_CONDITION, UPDATE_SYSTEM_MESSAGE
+from .conditions import (
+    AFTER_WORK,
+    AFTER_WORK_KINDS,
+    ON_CONDITION,
+    UPDATE_SYSTEM_MESSAGE,
+    InvalidAfterWorkError,
+    SwarmMember,
+    is_after_work_choice,
+)
 from .targets import SwarmAvailableCondition, SwarmTarget
 
 __all__ = ["CONTEXT_VARIABLES_PARAM", "SwarmAgent", "SwarmNestedChatTarget", "offer_function", "withdraw_function"]
@@ -162,8 +171,18 @@ class SwarmAgent(ConversableAgent):
                              f"{type(hand_to).__name__}.")
         for transit in hand_to if isinstance(hand_to, list) else [hand_to]:
             if isinstance(transit, AFTER_WORK):
+                if not is_after_work_choice(transit.agent):
+                    raise InvalidAfterWorkError(
+                        f"Invalid After Work value: agent {self.name!r} got AFTER_WORK({transit.agent!r}) "
+                        f"({type(transit.agent).__name__}); it accepts {AFTER_WORK_KINDS}.")
                 self.after_work = transit
             elif isinstance(transit, ON_CONDITION):
+                if transit.target is None:
+                    # ag2 0.7.3 registers nothing for it; say so rather than fail a swarm that ran there.
+                    warnings.warn(f"ON_CONDITION({transit.condition!r}) of agent {self.name!r} has no target and is "
+                                  "ignored; pass target=<SwarmAgent> or a nested chat dict.", UserWarning,
+                                  stacklevel=2)
+                    continue
                 self.handoffs.add_llm_condition(self._on_condition(transit))
             else:
                 raise ValueError(f"Invalid hand off condition, must be either ON_CONDITION or AFTER_WORK; agent "
@@ -182,9 +201,6 @@ class SwarmAgent(ConversableAgent):
                 config["reply_func_from_nested_chats"] = (
                     a_swarm_summary_from_nested_chats if use_async else swarm_summary_from_nested_chats)
             target = SwarmNestedChatTarget(nested_chat_config=config)
-        elif transit.target is None:
-            raise ValueError(f"ON_CONDITION of agent {self.name!r} has no target; pass target=<SwarmAgent> or a "
-                             "nested chat dict.")
         else:
             target = SwarmTarget(transit.target, origin=f"the hand-off of {self.name}")
         available: Optional[AvailableCondition] = None
@@ -237,6 +253,9 @@ class SwarmAgent(ConversableAgent):
         """``add_single_function`` for each function of ``func_list``."""
         for func in func_list:
             self.add_single_function(func)
+
+
+SwarmMember.register(SwarmAgent)  # what an ON_CONDITION may target
 
 
 class SwarmNestedChatTarget(NestedChatTarget):

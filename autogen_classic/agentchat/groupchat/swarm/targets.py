@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from pydantic import ConfigDict, PrivateAttr
+from pydantic import ConfigDict, Field, PrivateAttr
 
 from ...conversable_agent import ConversableAgent
 from ...transitions import AvailableCondition, SpeakerSelectionResult, TransitionTarget
@@ -21,7 +21,7 @@ from .conditions import AFTER_WORK_KINDS, AfterWorkOption
 if TYPE_CHECKING:
     from ..group import GroupChat
 
-__all__ = ["SwarmAvailableCondition", "SwarmTarget"]
+__all__ = ["SwarmAvailableCondition", "SwarmSelection", "SwarmTarget"]
 
 
 def _label(value: Any) -> str:
@@ -42,6 +42,24 @@ def _swarm_names(groupchat: GroupChat) -> list[str]:
     """The swarm's agent names, as its transition knows them (every member's name otherwise)."""
     names = getattr(groupchat.speaker_selection_method, "group_agent_names", None)
     return list(names) if names is not None else [agent.name for agent in groupchat.agents]
+
+
+class SwarmSelection(SpeakerSelectionResult):
+    """A swarm's choice of an agent, holding the agent itself: ag2 0.7.3's swarm returns the agent object (the
+    user agent of ``REVERT_TO_USER`` too), not the group chat's agent of that name."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    agent: Optional[Any] = Field(default=None, exclude=True, repr=False)
+
+    @classmethod
+    def of(cls, agent: ConversableAgent) -> SwarmSelection:
+        """The selection of ``agent``."""
+        return cls(agent_name=agent.name, agent=agent)
+
+    def get_speaker_selection_result(self, groupchat: GroupChat) -> Any:
+        """The agent itself (even one the group chat does not hold, as ag2 0.7.3's ``_determine_next_agent``)."""
+        return self.agent if self.agent is not None else super().get_speaker_selection_result(groupchat)
 
 
 class SwarmTarget(TransitionTarget):
@@ -95,25 +113,26 @@ class SwarmTarget(TransitionTarget):
             self._chosen = _label(choice)
         if isinstance(choice, str):
             names = _swarm_names(groupchat)
-            if choice not in names and origin.startswith("after work"):  # ag2 0.7.3 words the two cases apart
-                raise ValueError(f"Invalid agent name in after_work: {choice} ({origin}). Ensure the agent exists "
-                                 f"in the swarm; its agents are {names}.")
+            # ag2 0.7.3's words first (they differ for an after work and for a hand-off), then where it came from.
+            if choice not in names and origin.startswith("after work"):
+                raise ValueError(f"Invalid agent name in after_work: {choice} (set by the {origin}). Ensure the "
+                                 f"agent exists in the swarm; its agents are {names}.")
             if choice not in names:
-                raise ValueError(f"No agent found with the name '{choice}' ({origin}). Ensure the agent exists in "
-                                 f"the swarm; its agents are {names}.")
+                raise ValueError(f"No agent found with the name '{choice}'. Ensure the agent exists in the swarm "
+                                 f"(the name was {origin}; its agents are {names}).")
             return SpeakerSelectionResult(agent_name=choice)
         if isinstance(choice, ConversableAgent):
             if choice not in groupchat.agents:
                 raise ValueError(f"{origin} chose the agent {choice.name!r}, which is not in the swarm; its agents "
                                  f"are {_swarm_names(groupchat)}.")
-            return SpeakerSelectionResult(agent_name=choice.name)
+            return SwarmSelection.of(choice)
         if isinstance(choice, AfterWorkOption):
             if choice is AfterWorkOption.STAY:
-                return SpeakerSelectionResult(agent_name=current_agent.name)
+                return SwarmSelection.of(current_agent)
             if choice is AfterWorkOption.SWARM_MANAGER:
                 return SpeakerSelectionResult(speaker_selection_method="auto")
             if choice is AfterWorkOption.REVERT_TO_USER and user_agent is not None:
-                return SpeakerSelectionResult(agent_name=user_agent.name)
+                return SwarmSelection.of(user_agent)
             return SpeakerSelectionResult(terminate=True)  # TERMINATE, or no user to revert to
         raise ValueError(f"Invalid After Work condition or return value from callable ({origin}): {choice!r}; "
                          f"accepted: {AFTER_WORK_KINDS}; a callable may also return an agent's name.")
