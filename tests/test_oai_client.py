@@ -179,6 +179,7 @@ def test_response_format_pydantic_class_sends_strict_json_schema(scripted_server
     assert sent["type"] == "json_schema"
     assert sent["json_schema"]["name"] == "Answer" and sent["json_schema"]["strict"] is True
     assert set(sent["json_schema"]["schema"]["properties"]) == {"value", "unit"}
+    assert "stream" not in scripted_server.requests[0]  # as AG2 Classic 0.14's structured requests
     assert client.extract_text_or_completion_object(response) == ['{"value": 4, "unit": "apples"}']
 
 

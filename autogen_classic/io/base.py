@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
 from ..events.base_event import BaseEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..logger.logger_utils import event_print, routed_event_logger
 
 __all__ = ["OutputStream", "InputStream", "IOStream", "IOConsole"]
 
@@ -96,7 +97,13 @@ class IOConsole(IOStream):
     """The terminal: builtin ``print`` and ``input`` (``getpass`` for passwords)."""
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
-        print(*objects, sep=sep, end=end, flush=flush)
+        """Print to standard output, or through the ``ag2.event.processor`` logger once it is configured
+        (a handler, filter or level of the user's), as AG2 Classic 0.14 prints."""
+        events = routed_event_logger()
+        if events is None:
+            print(*objects, sep=sep, end=end, flush=flush)
+        else:
+            event_print(*objects, sep=sep, end=end, flush=flush, logger=events)
 
     def send(self, message: Any) -> None:
         """Print a message object: its own ``print(f)`` method is used when it has one."""

@@ -23,6 +23,7 @@ __all__ = [
     "format_ts",
     "get_current_ts",
     "get_event_logger",
+    "routed_event_logger",
     "to_dict",
 ]
 
@@ -179,6 +180,7 @@ def get_event_logger() -> logging.Logger:
     events = logging.getLogger(EVENT_LOGGER_NAME)
     if not events.handlers:
         handler = EventStreamHandler(sys.stdout)
+        handler._ag2_default = True  # type: ignore[attr-defined] - told apart from handlers a user adds
         handler.setFormatter(logging.Formatter("%(message)s"))
         events.addHandler(handler)
         if events.level == logging.NOTSET:
@@ -207,3 +209,20 @@ def event_print(
     """
     target = logger or get_event_logger()
     target.log(level, sep.join(str(obj) for obj in objects), extra={_END_ATTRIBUTE: end, _FLUSH_ATTRIBUTE: flush})
+
+
+def routed_event_logger() -> Optional[logging.Logger]:
+    """The ``ag2.event.processor`` logger when the console's text must go through it, else None.
+
+    That is when someone configured it as AG2 Classic 0.14 lets people do (a handler, a filter, a level above
+    INFO, disabling it); unconfigured, the console prints directly, which shows the same text and follows a
+    replaced ``sys.stdout``.
+    """
+    events = logging.getLogger(EVENT_LOGGER_NAME)
+    configured = (
+        any(not getattr(handler, "_ag2_default", False) for handler in events.handlers)
+        or bool(events.filters)
+        or events.level > logging.INFO
+        or events.disabled
+    )
+    return events if configured else None

@@ -405,7 +405,10 @@ class OpenAIClient(ClassicRequestHooks):
                 del params["stream_options"]  # for servers that reject the option
         else:
             params.pop("stream_options", None)
-            params["stream"] = False  # said explicitly, as classic AutoGen's requests do
+            if params.get("response_format") is None:
+                params["stream"] = False  # said explicitly, as classic AutoGen's requests do
+            else:  # a structured-output request goes without it, as AG2 Classic 0.14's parse requests do
+                params.pop("stream", None)
         return params
 
     def create(self, params: dict[str, Any]) -> ChatCompletion:
