@@ -220,9 +220,15 @@ def routed_event_logger() -> Optional[logging.Logger]:
     """
     events = logging.getLogger(EVENT_LOGGER_NAME)
     configured = (
-        any(not getattr(handler, "_ag2_default", False) for handler in events.handlers)
+        any(_set_by_user(handler) for handler in events.handlers)
         or bool(events.filters)
         or events.level > logging.INFO
         or events.disabled
     )
     return events if configured else None
+
+
+def _set_by_user(handler: logging.Handler) -> bool:
+    """Whether ``handler`` was put on the event logger by someone: not its default one, nor the capture handlers
+    pytest attaches to every logger that does not propagate, during each test."""
+    return not getattr(handler, "_ag2_default", False) and not type(handler).__module__.startswith("_pytest.")
