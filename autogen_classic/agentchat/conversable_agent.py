@@ -87,7 +87,6 @@ from .conversable.tool_registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
 from .transitions import ContextVariables, Handoffs  # noqa: F401
 from .transitions.guardrails import Guardrail, GuardrailResult  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from .transitions import register_engine_hook
 
 __all__ = ["ConversableAgent", "UpdateSystemMessage", "reflection_with_llm_summary"]
 
@@ -578,7 +577,3 @@ class ConversableAgent(
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
-
-
-# Wrapper agents of hand-off targets (a nested chat, a group chat) are ConversableAgents.
-register_engine_hook("agent_class", ConversableAgent)
