@@ -16,7 +16,7 @@ def test_import_contracts_are_kept() -> None:
     assert "7 kept, 0 broken" in done.stdout, done.stdout
 
 
-def test_the_classic_agent_events_face_is_imported_by_nothing_in_the_package() -> None:
+def test_the_classic_faces_over_upper_layers_are_imported_by_nothing_in_the_package() -> None:
     """events.agent_events serves names of the layers above (OpenAIWrapper, ContextVariables), so the package
     itself imports the events where they live."""
     import pytest
@@ -24,3 +24,5 @@ def test_the_classic_agent_events_face_is_imported_by_nothing_in_the_package() -
     grimp = pytest.importorskip("grimp")
     graph = grimp.build_graph("autogen_classic", exclude_type_checking_imports=True)
     assert graph.find_modules_that_directly_import("autogen_classic.events.agent_events") == set()
+    # the same for the classic path of OpenAIResponsesClient, which lives in llm_clients, above oai
+    assert graph.find_modules_that_directly_import("autogen_classic.oai.openai_responses") == set()
