@@ -55,8 +55,6 @@ from autogen_classic.agentchat.group.targets.group_manager_target import (
 )
 from autogen_classic.agentchat.group.targets.transition_target import RandomAgentTarget, TransitionTarget
 from autogen_classic.agentchat.group.targets.transition_utils import __AGENT_WRAPPER_PREFIX__
-from autogen_classic.agentchat.transitions import engine_hooks
-from autogen_classic.agentchat.transitions.engine_hooks import GroupEngineNotLoadedError
 
 
 def _a_pattern() -> Any:
@@ -376,21 +374,19 @@ def test_nested_chat_target_wrapper_runs_the_nested_chat() -> None:
         NestedChatTarget(nested_chat_config={"queue": []}).create_wrapper_agent(parent, 0)
 
 
-def test_group_chat_target_wrapper_uses_the_registered_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_group_chat_target_wrapper_runs_initiate_group_chat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autogen_classic.agentchat.group.targets import group_chat_target
+
     parent = ConversableAgent("parent", llm_config=False)
     config = GroupChatConfig(pattern=_a_pattern(), messages="start", max_rounds=7)
     target = GroupChatTarget(group_chat_config=config)
-    monkeypatch.delitem(engine_hooks._registered, "initiate_group_chat", raising=False)
-    with pytest.raises(GroupEngineNotLoadedError, match=r"GroupChatTarget.create_wrapper_agent needs initiate_group_chat"):
-        target.create_wrapper_agent(parent, 0)
-
     calls: list[dict[str, Any]] = []
 
     def initiate_group_chat(pattern: Any, messages: Any, max_rounds: int) -> tuple[Any, Any, Any]:
         calls.append({"pattern": pattern, "messages": messages, "max_rounds": max_rounds})
         return autogen.ChatResult(summary="inner summary"), ContextVariables(), None
 
-    engine_hooks.register_engine_hook("initiate_group_chat", initiate_group_chat)
+    monkeypatch.setattr(group_chat_target, "initiate_group_chat", initiate_group_chat)
     wrapper = target.create_wrapper_agent(parent, 1)
     assert wrapper.name == "wrapped_group_parent_2" and [str(c.target) for c in wrapper.handoffs.after_works] == [
         "Transfer to parent"]
@@ -788,3 +784,17 @@ def test_transitions_import_no_agent_and_no_group_chat() -> None:
         if target.startswith("autogen_classic.agentchat") and not target.startswith(package)
     }
     assert imported <= {"autogen_classic.agentchat.agent"}, imported
+
+
+def test_the_targets_that_make_agents_have_one_home_above_the_hand_off_data() -> None:
+    """NestedChatTarget and GroupManagerTarget live with the group chat's hand-offs, GroupChatTarget with the
+    group orchestration; their classic paths re-export those classes."""
+    from autogen_classic.agentchat import transitions
+    from autogen_classic.agentchat.group.targets import group_chat_target, group_manager_target, transition_target
+    from autogen_classic.agentchat.groupchat import handoffs
+
+    assert transition_target.NestedChatTarget is handoffs.NestedChatTarget is autogen.agentchat.group.NestedChatTarget
+    assert group_manager_target.GroupManagerTarget is handoffs.GroupManagerTarget
+    assert group_manager_target.GroupToolExecutor is handoffs.GroupToolExecutor
+    assert group_chat_target.GroupChatTarget.__module__ == group_chat_target.__name__
+    assert not {"NestedChatTarget", "GroupManagerTarget", "GroupChatTarget"} & set(dir(transitions))

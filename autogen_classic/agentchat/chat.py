@@ -13,7 +13,7 @@ from openai import BadRequestError
 from ..coding.utils import content_str  # also importable here, as in classic AutoGen
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
 from ..io import IOStream
-from ..events.agent_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.chat_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..messages.agent_messages import PostCarryoverProcessingMessage
 from ..messages.emit import emit
 from ..oai.errors import AllEndpointsFailedError

@@ -18,12 +18,14 @@ from .. import runtime_logging
 from ..coding.reply import local_run_code, resolve_code_execution_config, run_code_blocks
 from ..coding.utils import content_str
 from ..exception_utils import InvalidArgumentTypeError
-from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.chat_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
     ClearConversableAgentHistoryEvent, ClearConversableAgentHistoryWarningEvent, ConversableAgentUsageSummaryEvent,
-    ConversableAgentUsageSummaryNoCostIncurredEvent, ErrorEvent, ExecuteCodeBlockEvent, ExecutedFunctionEvent,
-    ExecuteFunctionEvent, GenerateCodeExecutionReplyEvent, PostCarryoverProcessingEvent, RunCompletionEvent,
-    TerminationAndHumanReplyNoInputEvent, TerminationEvent, UsingAutoReplyEvent, create_received_event_model,
+    ConversableAgentUsageSummaryNoCostIncurredEvent, ExecuteCodeBlockEvent, ExecutedFunctionEvent,
+    ExecuteFunctionEvent, GenerateCodeExecutionReplyEvent, PostCarryoverProcessingEvent,
+    TerminationAndHumanReplyNoInputEvent, UsingAutoReplyEvent,
 )
+from ..events.received_events import create_received_event_model  # noqa: F401 - importable here, as in AG2 0.14
+from ..events.run_events import ErrorEvent, RunCompletionEvent, TerminationEvent  # noqa: F401 - as in AG2 0.14
 from ..io import IOStream
 from ..io.base import AsyncInputStream, AsyncIOStreamProtocol, InputStream, IOStreamProtocol  # noqa: F401 - as above
 from ..io.run_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
@@ -87,7 +89,6 @@ from .conversable.tool_registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
 from .transitions import ContextVariables, Handoffs  # noqa: F401
 from .transitions.guardrails import Guardrail, GuardrailResult  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from .transitions import register_engine_hook
 
 __all__ = ["ConversableAgent", "UpdateSystemMessage", "reflection_with_llm_summary"]
 
@@ -578,7 +579,3 @@ class ConversableAgent(
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r})"
-
-
-# Wrapper agents of hand-off targets (a nested chat, a group chat) are ConversableAgents.
-register_engine_hook("agent_class", ConversableAgent)

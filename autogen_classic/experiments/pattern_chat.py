@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..agentchat.group.multi_agent_chat import a_initiate_group_chat, initiate_group_chat
 from ..agentchat.group.patterns.pattern import Pattern
-from ..events.agent_events import SelectSpeakerEvent, SelectSpeakerInvalidInputEvent, SelectSpeakerTryCountExceededEvent
+from ..events.chat_events import SelectSpeakerEvent, SelectSpeakerInvalidInputEvent, SelectSpeakerTryCountExceededEvent
 from ..io.base import IOStream
 from ..messages.agent_messages import (
     SelectSpeakerInvalidInputMessage,

@@ -9,8 +9,9 @@ built by the same machinery as ``OpenAIResponsesV2Client`` (``responses.conversa
 messages become ``input`` items, tools are flattened, built-in tools are added, and a chat that
 goes on continues the server-side conversation through ``previous_response_id``.
 
-Its classic path is ``oai.openai_responses`` (and ``oai.client``), which loads it on first use: this
-package builds on ``oai``, so ``oai`` names it by import path (``oai.endpoint.providers``).
+Its classic paths are ``oai.openai_responses``, a thin face that nothing in the package imports, and
+``oai.client``, which loads it on first use: this package builds on ``oai``, so ``oai`` names it by import
+path (``oai.endpoint.providers``).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from uuid import UUID
 
 from termcolor import colored
 
-from ..events import agent_events as events
-from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events import chat_events as events
+from ..events.chat_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
     ClearAgentsHistoryEvent,
     ClearConversableAgentHistoryEvent,
     ClearConversableAgentHistoryWarningEvent,
@@ -22,8 +22,6 @@ from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 C
     ExecuteCodeBlockEvent,
     ExecutedFunctionEvent,
     ExecuteFunctionEvent,
-    FunctionCallEvent,
-    FunctionResponseEvent,
     GenerateCodeExecutionReplyEvent,
     GroupChatResumeEvent,
     GroupChatRunChatEvent,
@@ -35,13 +33,18 @@ from ..events.agent_events import (  # noqa: F401 - importable here, as in AG2 C
     SpeakerAttemptFailedNoAgentsEvent,
     SpeakerAttemptSuccessfulEvent,
     TerminationAndHumanReplyNoInputEvent,
-    TerminationEvent,
+    UsingAutoReplyEvent,
+    carryover_text,
+    chat_message_text,
+)
+from ..events.received_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    FunctionCallEvent,
+    FunctionResponseEvent,
     TextEvent,
     ToolCallEvent,
     ToolResponseEvent,
-    UsingAutoReplyEvent,
 )
-from ..events.agent_events import carryover_text, chat_message_text
+from ..events.run_events import TerminationEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from .base_message import BaseMessage, console_face, wrap_message
 from .console_text import Printer, agent_name, printer
@@ -478,7 +481,7 @@ def _system_sender(fields: dict[str, Any], content: Any) -> dict[str, Any]:
     return fields
 
 
-@wrap_message(event=events.TerminationEvent, adapt=_system_sender)
+@wrap_message(event=TerminationEvent, adapt=_system_sender)
 class TerminationMessage(BaseMessage):
     """A termination condition of a run was met (the classic shape of ``TerminationEvent``, sent by "system")."""
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Coroutine, Optional
 from .. import runtime_logging
 from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
-from ..events.agent_events import ExecutedFunctionEvent
+from ..events.chat_events import ExecutedFunctionEvent
 from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
 from ..messages.emit import chat_is_silent, emit, emit_run_event
 from .function_utils import load_basemodels_if_needed, serialize_to_str

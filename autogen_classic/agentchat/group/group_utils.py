@@ -10,6 +10,7 @@ from ..groupchat.handoffs import validate_handoff_target as _validate_handoff_ta
 from ..groupchat.handoffs.agents import _handoff_function as _create_on_condition_handoff_function  # noqa: F401
 from ..groupchat.handoffs.agents import _run_oncontextconditions  # noqa: F401
 from ..groupchat.handoffs import (  # noqa: F401
+    GroupManagerTarget,
     GroupToolExecutor,
     cleanup_temp_user_messages,
     create_group_manager,
@@ -34,7 +35,6 @@ from ..transitions import (  # noqa: F401
     AgentNameTarget,
     AgentTarget,
     ContextVariables,
-    GroupManagerTarget,
     RandomAgentTarget,
     TransitionTarget,
 )

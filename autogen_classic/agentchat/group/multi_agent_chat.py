@@ -34,7 +34,7 @@ from ...io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream
 from ...llm_config import LLMConfig
 from ..chat import ChatResult, CostDict
 from ..groupchat.handoffs import cleanup_temp_user_messages
-from ..transitions import ContextVariables, register_engine_hook
+from ..transitions import ContextVariables
 from ..utils import gather_usage_summary
 from .patterns.pattern import Pattern
 
@@ -328,7 +328,3 @@ def a_run_group_chat_iter(
         yield_on=yield_on,
         agents=_run_agents(pattern),
     )
-
-
-# GroupChatTarget's wrapper agent runs its inner group chat with this.
-register_engine_hook("initiate_group_chat", initiate_group_chat)

@@ -21,7 +21,7 @@ from ...exception_utils import (
     UndefinedNextAgentError,
 )
 from ...graph_utils import check_graph_validity, invert_disallowed_to_allowed
-from ...events.agent_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ...events.chat_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
     ClearAgentsHistoryEvent,
     GroupChatResumeEvent,
     GroupChatRunChatEvent,
@@ -31,8 +31,8 @@ from ...events.agent_events import (  # noqa: F401 - importable here, as in AG2 
     SpeakerAttemptFailedMultipleAgentsEvent,
     SpeakerAttemptFailedNoAgentsEvent,
     SpeakerAttemptSuccessfulEvent,
-    TerminationEvent,
 )
+from ...events.run_events import TerminationEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ...io import IOStream
 from ...runtime_logging import log_new_agent, logging_enabled  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ...llm_config import LLMConfig

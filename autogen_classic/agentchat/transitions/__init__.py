@@ -2,8 +2,10 @@
 transition targets, conditions and ``Handoffs``.
 
 The agent core imports this package (every agent has ``handoffs`` and ``context_variables``), so it
-imports nothing of the agents or the group chat: the few target methods that need them get them
-from :mod:`.engine_hooks`, filled by those layers. The classic paths are under ``agentchat.group``.
+imports nothing of the agents or the group chat. The targets that need them live above: the nested
+chat's and the group manager's with the group chat's hand-offs (``groupchat.handoffs``), the group chat
+target with the group orchestration (``agentchat.group.targets.group_chat_target``). The classic paths
+are under ``agentchat.group``.
 """
 
 from .conditions import (
@@ -20,7 +22,6 @@ from .conditions import (
 from .context_expression import ContextExpression
 from .context_str import ContextStr
 from .context_variables import __CONTEXT_VARIABLES_PARAM_NAME__, ContextVariables
-from .engine_hooks import GroupEngineNotLoadedError, engine_hook, has_engine_hook, register_engine_hook
 from .function_target import (
     FunctionTarget,
     FunctionTargetMessage,
@@ -28,15 +29,6 @@ from .function_target import (
     broadcast,
     construct_broadcast_messages_list,
     validate_fn_sig,
-)
-from .group_targets import (
-    GroupChatConfig,
-    GroupChatTarget,
-    GroupManagerSelectionMessage,
-    GroupManagerSelectionMessageContextStr,
-    GroupManagerSelectionMessageString,
-    GroupManagerTarget,
-    prepare_groupchat_auto_speaker,
 )
 from .handoffs import Handoffs
 from .on_conditions import OnCondition, OnContextCondition
@@ -47,7 +39,6 @@ from .targets import (
     AgentNameTarget,
     AgentTarget,
     AskUserTarget,
-    NestedChatTarget,
     RandomAgentTarget,
     RevertToUserTarget,
     StayTarget,
@@ -71,16 +62,8 @@ __all__ = [
     "FunctionTarget",
     "FunctionTargetMessage",
     "FunctionTargetResult",
-    "GroupChatConfig",
-    "GroupChatTarget",
-    "GroupEngineNotLoadedError",
-    "GroupManagerSelectionMessage",
-    "GroupManagerSelectionMessageContextStr",
-    "GroupManagerSelectionMessageString",
-    "GroupManagerTarget",
     "Handoffs",
     "LLMCondition",
-    "NestedChatTarget",
     "OnCondition",
     "OnContextCondition",
     "RandomAgentTarget",
@@ -95,9 +78,5 @@ __all__ = [
     "TransitionTarget",
     "broadcast",
     "construct_broadcast_messages_list",
-    "engine_hook",
-    "has_engine_hook",
-    "prepare_groupchat_auto_speaker",
-    "register_engine_hook",
     "validate_fn_sig",
 ]

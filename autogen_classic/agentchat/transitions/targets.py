@@ -1,14 +1,14 @@
-"""The targets that lead to an agent, the user, the end of the chat or a nested chat."""
+"""The targets that lead to an agent, the user or the end of the chat (a nested chat's target, which makes an
+agent, is the group chat's: ``groupchat.handoffs.nested_chat_target``)."""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ...exception_utils import InvalidAttributeTypeError
-from .engine_hooks import engine_hook
 from .speaker_selection_result import SpeakerSelectionResult
-from .target_base import __AGENT_WRAPPER_PREFIX__, ChatWrappedTarget, TransitionTarget, describe
+from .target_base import TransitionTarget, describe
 
 if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
@@ -18,7 +18,6 @@ __all__ = [
     "AgentNameTarget",
     "AgentTarget",
     "AskUserTarget",
-    "NestedChatTarget",
     "RandomAgentTarget",
     "RevertToUserTarget",
     "StayTarget",
@@ -103,52 +102,6 @@ class AgentNameTarget(_AgentByName):
             fix = "AgentTarget(the_agent)" if isinstance(name, str) else "AgentNameTarget('agent_name')"
             raise ValueError(f"AgentNameTarget takes the name of an agent; got {describe(agent_name)}. Use {fix}.")
         super().__init__(agent_name=agent_name, **data)
-
-
-class NestedChatTarget(ChatWrappedTarget):
-    """The chat moves to a nested chat, run by an agent made for it, which then hands back.
-
-    Args:
-        nested_chat_config: ``chat_queue`` (the chats, as for ``register_nested_chats``), and optionally
-            ``reply_func_from_nested_chats``, ``config`` and ``use_async``.
-    """
-
-    nested_chat_config: dict[str, Any]
-
-    _chat_kind: ClassVar[str] = "nested chat"
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """An agent that runs the nested chat when spoken to, then hands back to ``parent_agent``.
-
-        Args:
-            parent_agent: the agent whose hand-off leads to the nested chat.
-            index: the hand-off's position among the parent's (the name is ``wrapped_nested_<parent>_<index+1>``).
-        """
-        if "chat_queue" not in self.nested_chat_config:
-            raise ValueError(
-                f"NestedChatTarget of {parent_agent.name} has no 'chat_queue' in nested_chat_config (keys: "
-                f"{sorted(self.nested_chat_config)}); give the chats as nested_chat_config={{'chat_queue': [...]}}."
-            )
-        wrapper = self._wrapper_agent_class()(name=self._wrapper_agent_name(parent_agent, index))
-        wrapper.register_nested_chats(
-            self.nested_chat_config["chat_queue"],
-            reply_func_from_nested_chats=self.nested_chat_config.get("reply_func_from_nested_chats")
-            or "summary_from_nested_chats",
-            config=self.nested_chat_config.get("config"),
-            trigger=lambda sender: True,
-            position=0,
-            use_async=self.nested_chat_config.get("use_async", False),
-        )
-        wrapper.handoffs.set_after_work(AgentTarget(parent_agent))  # back to the parent when done
-        return wrapper  # type: ignore[no-any-return]
-
-    # The two points the classic swarm's nested-chat hand-offs change (their agents are "nested_chat_<parent>_<n>"
-    # SwarmAgents).
-    def _wrapper_agent_name(self, parent_agent: ConversableAgent, index: int) -> str:
-        return f"{__AGENT_WRAPPER_PREFIX__}nested_{parent_agent.name}_{index + 1}"
-
-    def _wrapper_agent_class(self) -> Any:
-        return engine_hook("agent_class", "NestedChatTarget.create_wrapper_agent")
 
 
 class TerminateTarget(TransitionTarget):

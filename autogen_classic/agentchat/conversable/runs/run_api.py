@@ -23,7 +23,7 @@ import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ....events.agent_events import PostCarryoverProcessingEvent
+from ....events.chat_events import PostCarryoverProcessingEvent
 from ....events.run_events import ErrorEvent, RunCompletionEvent
 from ....exception_utils import InvalidArgumentTypeError
 from ....io.base import IOStream

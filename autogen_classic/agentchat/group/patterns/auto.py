@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ...transitions import ContextVariables, GroupManagerSelectionMessage, GroupManagerTarget
+from ...groupchat.handoffs import GroupManagerSelectionMessage, GroupManagerTarget
+from ...transitions import ContextVariables
 from ...transitions import TransitionTarget  # noqa: F401 - importable here, as in the classic module
 from .pattern import Pattern, Prepared, transition_of
 

@@ -23,7 +23,7 @@ from ...groupchat.handoffs import (
     process_initial_messages,
     setup_context_variables,
 )
-from ...transitions import ContextVariables, TerminateTarget, TransitionTarget, register_engine_hook
+from ...transitions import ContextVariables, TerminateTarget, TransitionTarget
 
 if TYPE_CHECKING:
     from ...agent import Agent
@@ -218,7 +218,3 @@ class DefaultPattern(Pattern):
         """Set up the group chat (see ``Pattern.prepare_group_chat``)."""
         prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
         return (*prepared[:5], self.group_after_work, *prepared[6:])  # type: ignore[return-value]
-
-
-# GroupChatConfig(pattern=...) checks its pattern against this class.
-register_engine_hook("pattern_class", Pattern)

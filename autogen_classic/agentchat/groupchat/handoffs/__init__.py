@@ -1,7 +1,8 @@
 """The engine of hand-offs (AG2 Classic 0.14's group orchestration), on this package's group chat.
 
 ``executor`` (the group's tool executor), ``agents`` (making agents group members: hand-off tools, context
-conditions, wrapper agents, checks), ``transition`` (the speaker selection method: who speaks next, and why,
+conditions, wrapper agents, checks), ``nested_chat_target`` and ``manager_target`` (the targets that make
+a wrapper agent or set the manager's selection prompt), ``transition`` (the speaker selection method: who speaks next, and why,
 for the selection trace), ``chat_setup`` (opening messages, context variables, the manager) and ``events``
 (the transition events). The classic paths are ``agentchat.group.group_utils`` and
 ``agentchat.group.group_tool_executor``; the patterns and ``initiate_group_chat`` are in ``agentchat.group``.
@@ -29,7 +30,6 @@ from .chat_setup import (
     TEMP_USER_NAME,
     cleanup_temp_user_messages,
     create_group_manager,
-    prepare_groupchat_auto_speaker,
     process_initial_messages,
     setup_context_variables,
 )
@@ -40,6 +40,14 @@ from .events import (
     ReplyResultTransitionEvent,
 )
 from .executor import TOOL_EXECUTOR_NAME, GroupToolExecutor
+from .manager_target import (
+    GroupManagerSelectionMessage,
+    GroupManagerSelectionMessageContextStr,
+    GroupManagerSelectionMessageString,
+    GroupManagerTarget,
+    prepare_groupchat_auto_speaker,
+)
+from .nested_chat_target import NestedChatTarget
 from .style import GROUP_STYLE, HandoffStyle, handoff_reason
 from .transition import (
     NO_AFTER_WORK_MATCHED,
@@ -61,9 +69,14 @@ __all__ = [
     "TEMP_USER_NAME",
     "TOOL_EXECUTOR_NAME",
     "AfterWorksTransitionEvent",
+    "GroupManagerSelectionMessage",
+    "GroupManagerSelectionMessageContextStr",
+    "GroupManagerSelectionMessageString",
+    "GroupManagerTarget",
     "GroupToolExecutor",
     "GroupTransition",
     "HandoffStyle",
+    "NestedChatTarget",
     "OnConditionLLMTransitionEvent",
     "OnContextConditionTransitionEvent",
     "ReplyResultTransitionEvent",

@@ -1,5 +1,5 @@
-"""Setting up a group chat with hand-offs: the opening messages, the shared context variables, the manager,
-and the group manager's selection prompt.
+"""Setting up a group chat with hand-offs: the opening messages, the shared context variables and the manager
+(the group manager's selection prompt is set in ``manager_target``).
 
 Checks that can be made before the chat starts are made here, so a bad pattern fails before any message
 is sent: the initial agent must be one of the agents, a message may only name a member of the group, and a
@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
-from ...transitions import GroupManagerTarget, TransitionTarget, __AGENT_WRAPPER_PREFIX__, register_engine_hook
+from ...transitions import TransitionTarget
 from ..group import GroupChat
 from ..manager import GroupChatManager
-from ..prompts import SELECT_SPEAKER_PROMPT_TEMPLATE
-from .executor import GroupToolExecutor
+from .manager_target import GroupManagerTarget
 
 if TYPE_CHECKING:
     from ...transitions import ContextVariables
@@ -25,7 +24,6 @@ __all__ = [
     "TEMP_USER_NAME",
     "cleanup_temp_user_messages",
     "create_group_manager",
-    "prepare_groupchat_auto_speaker",
     "process_initial_messages",
     "setup_context_variables",
 ]
@@ -132,28 +130,3 @@ def create_group_manager(
             "Config for the group manager."
         )
     return manager
-
-
-def prepare_groupchat_auto_speaker(
-    groupchat: GroupChat,
-    last_group_agent: ConversableAgent,
-    group_chat_manager_selection_msg: Optional[Any],
-) -> None:
-    """Set the group chat's speaker selection prompt for the group manager's choice.
-
-    The prompt lists the group's agents without the tool executor and the wrapper agents; it is the
-    selection message's text for ``last_group_agent`` (its context variables fill it), or the default prompt.
-    """
-    agent_list = [
-        agent for agent in groupchat.agents
-        if not isinstance(agent, GroupToolExecutor) and not agent.name.startswith(__AGENT_WRAPPER_PREFIX__)
-    ]
-    template = (
-        SELECT_SPEAKER_PROMPT_TEMPLATE if group_chat_manager_selection_msg is None
-        else group_chat_manager_selection_msg.get_message(last_group_agent)
-    )
-    groupchat.select_speaker_prompt_template = template
-    groupchat.select_speaker_prompt_template = groupchat.select_speaker_prompt(agent_list)
-
-
-register_engine_hook("prepare_groupchat_auto_speaker", prepare_groupchat_auto_speaker)

@@ -14,11 +14,12 @@ from typing import Any, Optional, Union
 from ...agent import Agent
 from ...conversable.handoffs import as_context_variables
 from ...conversable_agent import ConversableAgent
-from ...transitions import ContextVariables, NestedChatTarget
+from ...transitions import ContextVariables
 from ...user_proxy_agent import UserProxyAgent
 from ..handoffs import (
     TEMP_USER_NAME,
     GroupToolExecutor,
+    NestedChatTarget,
     cleanup_temp_user_messages,
     prepare_group_agents,
     setup_context_variables,

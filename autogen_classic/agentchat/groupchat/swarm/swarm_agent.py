@@ -16,11 +16,11 @@ from ....tools.function_utils import get_function_schema
 from ...conversable_agent import ConversableAgent
 from ...transitions import (
     AvailableCondition,
-    NestedChatTarget,
     OnCondition,
     StringAvailableCondition,
     StringLLMCondition,
 )
+from ..handoffs import NestedChatTarget
 from .carryover import a_swarm_summary_from_nested_chats, check_carryover_config, swarm_summary_from_nested_chats
 from .conditions import (
     AFTER_WORK,

@@ -1,0 +1,535 @@
+"""The events of agents and group chats: carryover banners, replies, code and function execution, group chat
+rounds and resumes, cleared histories, speaker selection and usage summaries.
+
+Each class prints the console text AG2 Classic 0.14 prints for its event and serialises to the same
+JSON. Constructors take the classic arguments (agents or their names; only names are kept); every
+class also reads back its serialised form. The classic path is ``events.agent_events``, a thin face
+that also serves the received-message and run events and the classic module's other names.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+from typing import Any, Optional, Union
+from uuid import UUID
+
+from pydantic import model_serializer, model_validator
+from termcolor import colored
+
+from .base_event import BaseEvent, resolve_print_callable, wrap_event
+from .console_text import named
+
+__all__ = [
+    "ClearAgentsHistoryEvent",
+    "ClearConversableAgentHistoryEvent",
+    "ClearConversableAgentHistoryWarningEvent",
+    "ConversableAgentUsageSummaryEvent",
+    "ConversableAgentUsageSummaryNoCostIncurredEvent",
+    "ExecuteCodeBlockEvent",
+    "ExecuteFunctionEvent",
+    "ExecutedFunctionEvent",
+    "GenerateCodeExecutionReplyEvent",
+    "GroupChatResumeEvent",
+    "GroupChatRunChatEvent",
+    "IS_PIL_AVAILABLE",
+    "PostCarryoverProcessingEvent",
+    "SelectSpeakerEvent",
+    "SelectSpeakerInvalidInputEvent",
+    "SelectSpeakerTryCountExceededEvent",
+    "SpeakerAttemptFailedMultipleAgentsEvent",
+    "SpeakerAttemptFailedNoAgentsEvent",
+    "SpeakerAttemptSuccessfulEvent",
+    "TerminationAndHumanReplyNoInputEvent",
+    "UsingAutoReplyEvent",
+    "carryover_text",
+    "chat_message_text",
+]
+
+
+# ------------------------------------------------------------------ chats
+def chat_message_text(message: Any) -> str:
+    """A chat's first message as its banner shows it: a str as is, "Callable: name", "Dict: {...}", "None";
+    anything else as ""."""
+    if isinstance(message, str):
+        return message
+    if callable(message):
+        return "Callable: " + getattr(message, "__name__", str(message))
+    if isinstance(message, dict):
+        return "Dict: " + str(message)
+    return "None" if message is None else ""
+
+
+def carryover_text(carryover: Any) -> str:
+    """A carryover as printed: a str as is, a list's items (a dict's content) joined by newlines."""
+    if not isinstance(carryover, list):
+        return carryover  # type: ignore[no-any-return]
+    return "\n".join(
+        item if isinstance(item, str) else str(item["content"]) if isinstance(item, dict) and "content" in item
+        else str(item)
+        for item in carryover
+    )
+
+
+IS_PIL_AVAILABLE = importlib.util.find_spec("PIL") is not None
+"""Whether Pillow can be imported (images in messages print as their placeholders either way)."""
+
+
+@wrap_event
+class PostCarryoverProcessingEvent(BaseEvent):
+    """The banner printed before each chat of ``initiate_chats``; serialised under ``chat_info``."""
+
+    carryover: Union[str, list[Union[str, dict[str, Any], Any]]]
+    message: str
+    verbose: bool = False
+    sender: str
+    recipient: str
+    summary_method: str
+    summary_args: Optional[dict[str, Any]] = None
+    max_turns: Optional[int] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, chat_info: Optional[dict[str, Any]] = None, **fields: Any):
+        if chat_info is not None:
+            method = chat_info.get("summary_method", "")
+            fields = {
+                "carryover": chat_info.get("carryover", ""),
+                "message": chat_message_text(chat_info.get("message")),
+                "verbose": chat_info.get("verbose", False),
+                "sender": named(chat_info.get("sender")),
+                "recipient": named(chat_info.get("recipient")),
+                "summary_method": method.__name__ if callable(method) else method,
+                "summary_args": chat_info.get("summary_args"),
+                "max_turns": chat_info.get("max_turns"),
+            }
+        super().__init__(uuid=uuid, **fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "chat_info" in data:
+            return {"uuid": data.get("uuid"), **data["chat_info"]}
+        return data
+
+    @model_serializer
+    def serialize_model(self) -> dict[str, Any]:
+        """``{"uuid": ..., "chat_info": {...}}``, the classic serialised form."""
+        return {
+            "uuid": self.uuid,
+            "chat_info": {
+                "carryover": self.carryover, "message": self.message, "verbose": self.verbose, "sender": self.sender,
+                "recipient": self.recipient, "summary_method": self.summary_method,
+                "summary_args": self.summary_args, "max_turns": self.max_turns,
+            },
+        }
+
+    def _process_carryover(self) -> str:
+        # Private in the classic API, but its tests call it: the carryover as the banner prints it.
+        return carryover_text(self.carryover)
+
+    def print(self, f: Any = None) -> None:
+        """Print the banner (with the message and carryover when ``verbose``)."""
+        out = resolve_print_callable(f)
+        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+        out(colored("Starting a new chat....", "blue"), flush=True)
+        if self.verbose:
+            out(colored("Event:\n" + self.message, "blue"), flush=True)
+            out(colored("Carryover:\n" + carryover_text(self.carryover), "blue"), flush=True)
+        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+
+
+@wrap_event
+class TerminationAndHumanReplyNoInputEvent(BaseEvent):
+    """The human was asked for input and gave none."""
+
+    no_human_input_msg: str
+    sender: str
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, no_human_input_msg: str, sender: Any = None,
+                 recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, no_human_input_msg=no_human_input_msg, sender=named(sender or "No sender"),
+                         recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the notice in red."""
+        resolve_print_callable(f)(colored(f"\n>>>>>>>> {self.no_human_input_msg}", "red"), flush=True)
+
+
+@wrap_event
+class UsingAutoReplyEvent(BaseEvent):
+    """The agent goes on with its automatic reply."""
+
+    human_input_mode: str
+    sender: str
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, human_input_mode: str, sender: Any = None, recipient: Any,
+                 **fields: Any):
+        super().__init__(uuid=uuid, human_input_mode=human_input_mode, sender=named(sender or "No sender"),
+                         recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the notice in red."""
+        resolve_print_callable(f)(colored("\n>>>>>>>> USING AUTO REPLY...", "red"), flush=True)
+
+
+# ------------------------------------------------------------------ code and functions
+@wrap_event
+class ExecuteCodeBlockEvent(BaseEvent):
+    """A code block is about to run."""
+
+    code: str
+    language: str
+    code_block_count: int
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, code: str, language: str, code_block_count: int,
+                 recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, code=code, language=language, code_block_count=code_block_count,
+                         recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the notice in red."""
+        resolve_print_callable(f)(colored(
+            f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is {self.language})...", "red"
+        ), flush=True)
+
+
+@wrap_event
+class ExecuteFunctionEvent(BaseEvent):
+    """A function is about to run."""
+
+    func_name: str
+    call_id: Optional[str] = None
+    arguments: dict[str, Any]
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, func_name: str, call_id: Optional[str] = None,
+                 arguments: dict[str, Any], recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, func_name=func_name, call_id=call_id, arguments=arguments,
+                         recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the function, call id and arguments in magenta."""
+        resolve_print_callable(f)(colored(
+            f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+            f"Input arguments: {self.arguments}", "magenta"), flush=True)
+
+
+@wrap_event
+class ExecutedFunctionEvent(BaseEvent):
+    """A function ran: its output, and whether it succeeded."""
+
+    func_name: str
+    call_id: Optional[str] = None
+    arguments: Optional[dict[str, Any]]
+    content: Any
+    recipient: str
+    is_exec_success: bool = True
+
+    def __init__(self, *, uuid: Optional[UUID] = None, func_name: str, call_id: Optional[str] = None,
+                 arguments: Optional[dict[str, Any]], content: Any, recipient: Any, is_exec_success: bool = True,
+                 **fields: Any):
+        super().__init__(uuid=uuid, func_name=func_name, call_id=call_id, arguments=arguments, content=content,
+                         recipient=named(recipient), is_exec_success=is_exec_success, **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the function, call id, arguments and output in magenta."""
+        resolve_print_callable(f)(colored(
+            f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
+            f"Input arguments: {self.arguments}\nOutput:\n{self.content}", "magenta"), flush=True)
+
+
+@wrap_event
+class GenerateCodeExecutionReplyEvent(BaseEvent):
+    """A code executor is about to run the blocks of a message (``code_blocks``: their languages)."""
+
+    code_blocks: list[str]
+    sender: str
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, code_blocks: list[Any], sender: Any = None, recipient: Any,
+                 **fields: Any):
+        languages = [block.language if hasattr(block, "language") else block for block in code_blocks]
+        super().__init__(uuid=uuid, code_blocks=languages, sender=named(sender or "No sender"),
+                         recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the notice (one block, or how many and their languages) in red."""
+        blocks = self.code_blocks
+        if len(blocks) == 1:
+            text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {blocks[0]})..."
+        else:
+            text = f"\n>>>>>>>> EXECUTING {len(blocks)} CODE BLOCKS (inferred languages are [{', '.join(blocks)}])..."
+        resolve_print_callable(f)(colored(text, "red"), flush=True)
+
+
+# ------------------------------------------------------------------ group chats
+@wrap_event
+class GroupChatRunChatEvent(BaseEvent):
+    """The manager names the next speaker (serialised with ``silent``)."""
+
+    speaker: str
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, speaker: Any, silent: Optional[bool] = False, **fields: Any):
+        fields.setdefault("verbose", not silent)
+        super().__init__(uuid=uuid, speaker=named(speaker), **fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "silent" in data and "verbose" not in data:
+            data = {**data, "verbose": not data["silent"]}
+        return data
+
+    @model_serializer
+    def serialize_model(self) -> dict[str, Any]:
+        """``{"uuid", "speaker", "silent"}``, the classic serialised form."""
+        return {"uuid": self.uuid, "speaker": self.speaker, "silent": not self.verbose}
+
+    def print(self, f: Any = None) -> None:
+        """Print ``Next speaker: name`` in green."""
+        resolve_print_callable(f)(colored(f"\nNext speaker: {self.speaker}\n", "green"), flush=True)
+
+
+@wrap_event
+class GroupChatResumeEvent(BaseEvent):
+    """A group chat is resumed from earlier messages (``events``)."""
+
+    last_speaker_name: str
+    events: list[dict[str, Any]]
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, last_speaker_name: str, events: list[dict[str, Any]],
+                 silent: Optional[bool] = False, **fields: Any):
+        fields.setdefault("verbose", not silent)
+        super().__init__(uuid=uuid, last_speaker_name=last_speaker_name, events=events, **fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "silent" in data and "verbose" not in data:
+            data = {**data, "verbose": not data["silent"]}
+        return data
+
+    @model_serializer
+    def serialize_model(self) -> dict[str, Any]:
+        """``{"uuid", "last_speaker_name", "events", "silent"}``, the classic serialised form."""
+        return {"uuid": self.uuid, "last_speaker_name": self.last_speaker_name, "events": self.events,
+                "silent": not self.verbose}
+
+    def print(self, f: Any = None) -> None:
+        """Print how many messages the chat resumes with and its last speaker."""
+        resolve_print_callable(f)(f"Prepared group chat with {len(self.events)} events, the last speaker is",
+                                  colored(self.last_speaker_name, "yellow"), flush=True)
+
+
+@wrap_event
+class ClearAgentsHistoryEvent(BaseEvent):
+    """A history is cleared by a "clear history" command."""
+
+    agent: Optional[str] = None
+    nr_events_to_preserve: Optional[int] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agent: Any = None, nr_events_to_preserve: Optional[int] = None,
+                 **fields: Any):
+        super().__init__(uuid=uuid, agent=named(agent), nr_events_to_preserve=nr_events_to_preserve, **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print whose history is cleared, and how many of its last messages are kept."""
+        who = self.agent if self.agent else "all agents"
+        if self.nr_events_to_preserve:
+            resolve_print_callable(f)(f"Clearing history for {who} except last {self.nr_events_to_preserve} events.")
+        else:
+            resolve_print_callable(f)(f"Clearing history for {who}.")
+
+
+@wrap_event
+class ClearConversableAgentHistoryEvent(BaseEvent):
+    """One more message is kept per conversation so a tool response keeps its tool call."""
+
+    agent: str
+    recipient: str
+    no_events_preserved: int
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agent: Any, no_events_preserved: Optional[int] = None,
+                 **fields: Any):
+        fields.setdefault("recipient", named(agent))
+        super().__init__(uuid=uuid, agent=named(agent), no_events_preserved=no_events_preserved, **fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "recipient" not in data and "agent" in data:
+            data = {**data, "recipient": data["agent"]}
+        return data
+
+    @model_serializer
+    def serialize_model(self) -> dict[str, Any]:
+        """``{"uuid", "agent", "no_events_preserved"}``, the classic serialised form."""
+        return {"uuid": self.uuid, "agent": self.agent, "no_events_preserved": self.no_events_preserved}
+
+    def print(self, f: Any = None) -> None:
+        """Print one line per message kept."""
+        for _ in range(self.no_events_preserved):
+            resolve_print_callable(f)(
+                f"Preserving one more event for {self.agent} to not divide history between tool call and tool response."
+            )
+
+
+@wrap_event
+class ClearConversableAgentHistoryWarningEvent(BaseEvent):
+    """``nr_events_to_preserve`` does not apply when one conversation is cleared."""
+
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the warning in yellow."""
+        resolve_print_callable(f)(colored(
+            "WARNING: `nr_preserved_events` is ignored when clearing chat history with a specific agent.", "yellow"
+        ), flush=True)
+
+
+class _SpeakerAttempt(BaseEvent):
+    mentions: dict[str, int]
+    attempt: int
+    attempts_left: int
+    verbose: Optional[bool] = False
+
+    def __init__(self, *, uuid: Optional[UUID] = None, mentions: dict[str, int], attempt: int, attempts_left: int,
+                 select_speaker_auto_verbose: Optional[bool] = False, **fields: Any):
+        fields.setdefault("verbose", select_speaker_auto_verbose)
+        super().__init__(uuid=uuid, mentions=copy.deepcopy(mentions), attempt=attempt, attempts_left=attempts_left,
+                         **fields)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "select_speaker_auto_verbose" in data and "verbose" not in data:
+            data = {**data, "verbose": data["select_speaker_auto_verbose"]}
+        return data
+
+    @model_serializer
+    def serialize_model(self) -> dict[str, Any]:
+        """``{"uuid", "mentions", "attempt", "attempts_left", "select_speaker_auto_verbose"}``."""
+        return {"uuid": self.uuid, "mentions": self.mentions, "attempt": self.attempt,
+                "attempts_left": self.attempts_left, "select_speaker_auto_verbose": self.verbose}
+
+
+@wrap_event
+class SpeakerAttemptSuccessfulEvent(_SpeakerAttempt):
+    """An "auto" selection attempt named exactly one agent."""
+
+    def print(self, f: Any = None) -> None:
+        """Print the attempt and the agent chosen, in green."""
+        resolve_print_callable(f)(colored(
+            f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully "
+            f"selected: {next(iter(self.mentions))}", "green"), flush=True)
+
+
+@wrap_event
+class SpeakerAttemptFailedMultipleAgentsEvent(_SpeakerAttempt):
+    """An "auto" selection attempt named several agents."""
+
+    def print(self, f: Any = None) -> None:
+        """Print the failed attempt in red."""
+        resolve_print_callable(f)(colored(
+            f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it "
+            "included multiple agent names.", "red"), flush=True)
+
+
+@wrap_event
+class SpeakerAttemptFailedNoAgentsEvent(_SpeakerAttempt):
+    """An "auto" selection attempt named no agent."""
+
+    def print(self, f: Any = None) -> None:
+        """Print the failed attempt in red."""
+        resolve_print_callable(f)(colored(
+            f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent names.", "red"
+        ), flush=True)
+
+
+def _names(agents: Optional[list[Any]]) -> Optional[list[str]]:
+    return [named(agent) for agent in agents] if agents else None
+
+
+@wrap_event
+class SelectSpeakerEvent(BaseEvent):
+    """The numbered list of manual speaker selection."""
+
+    agents: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any):
+        super().__init__(uuid=uuid, agents=_names(agents), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the candidates, numbered from 1."""
+        out = resolve_print_callable(f)
+        out("Please select the next speaker from the following list:")
+        for number, name in enumerate(self.agents or [], start=1):
+            out(f"{number}: {name}")
+
+
+@wrap_event
+class SelectSpeakerTryCountExceededEvent(BaseEvent):
+    """Manual selection gave up after too many tries."""
+
+    try_count: int
+    agents: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, try_count: int, agents: Optional[list[Any]] = None,
+                 **fields: Any):
+        super().__init__(uuid=uuid, try_count=try_count, agents=_names(agents), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print that the next speaker is chosen automatically."""
+        resolve_print_callable(f)(
+            f"You have tried {self.try_count} times. The next speaker will be selected automatically."
+        )
+
+
+@wrap_event
+class SelectSpeakerInvalidInputEvent(BaseEvent):
+    """Manual selection got something other than a listed number."""
+
+    agents: Optional[list[str]] = None
+
+    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any):
+        super().__init__(uuid=uuid, agents=_names(agents), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the range of valid numbers."""
+        resolve_print_callable(f)(f"Invalid input. Please enter a number between 1 and {len(self.agents or [])}.")
+
+
+# ------------------------------------------------------------------ usage
+@wrap_event
+class ConversableAgentUsageSummaryNoCostIncurredEvent(BaseEvent):
+    """An agent without a model has no usage."""
+
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print that the agent incurred no cost."""
+        resolve_print_callable(f)(f"No cost incurred from agent '{self.recipient}'.")
+
+
+@wrap_event
+class ConversableAgentUsageSummaryEvent(BaseEvent):
+    """The heading of an agent's usage summary."""
+
+    recipient: str
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
+        super().__init__(uuid=uuid, recipient=named(recipient), **fields)
+
+    def print(self, f: Any = None) -> None:
+        """Print the agent's name as the heading."""
+        resolve_print_callable(f)(f"Agent '{self.recipient}':")
