@@ -448,9 +448,7 @@ class ReliableTool(Tool):
         """
         if self._is_original_func_async:
             raise TypeError(f"Sync 'run()' called for async tool '{self.name}'. Use 'a_run()'.")
-        return self._process_run(task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
+        return self._process_run(task, context_variables, validation_prompt_addition, messages, ground_truth)
 
     async def a_run(
         self,
@@ -464,18 +462,19 @@ class ReliableTool(Tool):
 
         Warns (``UserWarning``) when the wrapped function is sync.
         """
+        return await self._off_the_loop(
+            f"Running sync function '{self._original_func_name}' wrapped by ReliableTool '{self.name}' "
+            "asynchronously using 'a_run()'. The underlying execution of _process_run will be synchronous "
+            "within an executor.",
+            functools.partial(self._process_run, task, context_variables, validation_prompt_addition, messages,
+                              ground_truth))
+
+    async def _off_the_loop(self, sync_warning: str, process: Callable[[], Any]) -> Any:
+        """Run ``process`` (a run of the internal chat, which is sync) in the event loop's default executor, after
+        warning with ``sync_warning`` (``UserWarning``, pointing at the caller) when the wrapped function is sync."""
         if not self._is_original_func_async:
-            warnings.warn(
-                f"Running sync function '{self._original_func_name}' wrapped by ReliableTool '{self.name}' "
-                "asynchronously using 'a_run()'. The underlying execution of _process_run will be synchronous "
-                "within an executor.",
-                UserWarning,
-                stacklevel=2,
-            )
-        call = functools.partial(self._process_run, task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
-        return await asyncio.get_running_loop().run_in_executor(None, call)
+            warnings.warn(sync_warning, UserWarning, stacklevel=3)
+        return await asyncio.get_running_loop().run_in_executor(None, process)
 
     # ------------------------------------------------------------------ runs that report instead of raising
     def _process_run_with_details(
@@ -556,9 +555,8 @@ class ReliableTool(Tool):
                 f"Synchronous 'run_and_get_details()' called for an async tool '{self.name}'. "
                 "Use 'a_run_and_get_details()' instead."
             )
-        return self._process_run_with_details(task=task, context_variables=context_variables,
-                                              validation_prompt_addition=validation_prompt_addition,
-                                              messages=messages, ground_truth=ground_truth)
+        return self._process_run_with_details(task, context_variables, validation_prompt_addition, messages,
+                                              ground_truth)
 
     async def a_run_and_get_details(
         self,
@@ -570,19 +568,13 @@ class ReliableTool(Tool):
     ) -> ToolExecutionDetails:
         """:meth:`run_and_get_details` without blocking the event loop; even an unexpected error is reported in the
         details. Warns (``UserWarning``) when the wrapped function is sync."""
-        if not self._is_original_func_async:
-            warnings.warn(
+        try:
+            details: ToolExecutionDetails = await self._off_the_loop(
                 f"Running sync function '{self._original_func_name}' (wrapped by ReliableTool '{self.name}') "
                 "asynchronously using 'a_run_and_get_details()'. The underlying execution will be synchronous "
                 "within an executor.",
-                UserWarning,
-                stacklevel=2,
-            )
-        call = functools.partial(self._process_run_with_details, task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
-        try:
-            details: ToolExecutionDetails = await asyncio.get_running_loop().run_in_executor(None, call)
+                functools.partial(self._process_run_with_details, task, context_variables, validation_prompt_addition,
+                                  messages, ground_truth))
             return details
         except Exception as error:  # noqa: BLE001 - this method reports, it does not raise
             logger.critical("[%s] a_run_and_get_details encountered an unhandled exception from executor: %s",
