@@ -230,12 +230,8 @@ def _prepare(
 
 
 def execute_function(
-    function_map: Mapping[str, Callable[..., Any]],
-    func_call: Mapping[str, Any],
-    call_id: Optional[str] = None,
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    agent_name: str = "",
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str] = None,
+    verbose: bool = False, iostream: Optional[IOStream] = None, agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Execute one function call and return ``(is_exec_success, result_dict)``.
 
@@ -269,12 +265,8 @@ async def _await(awaitable: Any) -> Any:
 
 
 async def a_execute_function(
-    function_map: Mapping[str, Callable[..., Any]],
-    func_call: Mapping[str, Any],
-    call_id: Optional[str] = None,
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    agent_name: str = "",
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str] = None,
+    verbose: bool = False, iostream: Optional[IOStream] = None, agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Async twin of ``execute_function``: async functions are awaited, sync ones called directly.
 
@@ -385,11 +377,8 @@ def _tool_reply(responses: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def tool_calls_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    tool_calls: Optional[list[Mapping[str, Any]]],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
+    function_map: Mapping[str, Callable[..., Any]], tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False, iostream: Optional[IOStream] = None, execute: Optional[Executor] = None,
     a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute the ``tool_calls`` of a message one after another and build the tool reply.
@@ -416,11 +405,8 @@ def tool_calls_reply(
 
 
 async def a_tool_calls_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    tool_calls: Optional[list[Mapping[str, Any]]],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False, iostream: Optional[IOStream] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``tool_calls_reply``: the calls run concurrently, replies keep the call order.
 
@@ -444,12 +430,8 @@ async def a_tool_calls_reply(
 
 
 def function_call_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    message: Mapping[str, Any],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], message: Mapping[str, Any], verbose: bool = False,
+    iostream: Optional[IOStream] = None, execute: Optional[Executor] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute a legacy ``function_call`` message and return the ``role: "function"`` reply.
 
@@ -473,12 +455,8 @@ def function_call_reply(
 
 
 async def a_function_call_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    message: Mapping[str, Any],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], message: Mapping[str, Any], verbose: bool = False,
+    iostream: Optional[IOStream] = None, execute: Optional[Executor] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``function_call_reply`` (async functions awaited, sync ones called directly).
 

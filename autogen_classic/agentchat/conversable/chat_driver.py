@@ -140,16 +140,11 @@ class ChatDriverMixin:
         ).with_termination(_fired_condition(self, recipient))
 
     def initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
+        self, recipient: "ConversableAgent", clear_history: bool = True, silent: Optional[bool] = False,
+        cache: Optional[Any] = None, max_turns: Optional[int] = None,
         summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
         summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None,
-        **kwargs: Any,
+        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None, **kwargs: Any,
     ) -> ChatResult:
         """Start a chat with ``recipient`` and run it until it ends.
 
@@ -184,16 +179,11 @@ class ChatDriverMixin:
         return self._chat_result(recipient, summary_method, summary_args, cache)
 
     async def a_initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
+        self, recipient: "ConversableAgent", clear_history: bool = True, silent: Optional[bool] = False,
+        cache: Optional[Any] = None, max_turns: Optional[int] = None,
         summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
         summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None,
-        **kwargs: Any,
+        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None, **kwargs: Any,
     ) -> ChatResult:
         """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)

@@ -399,11 +399,8 @@ class ReliableTool(Tool):
         return final_context
 
     def _process_run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         current = context_variables if context_variables is not None else ContextVariables()
@@ -426,11 +423,8 @@ class ReliableTool(Tool):
                                 final_context=final_context)
 
     def run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         """Run the task and return the validated result (what the function returned).
@@ -451,11 +445,8 @@ class ReliableTool(Tool):
         return self._process_run(task, context_variables, validation_prompt_addition, messages, ground_truth)
 
     async def a_run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         """:meth:`run` without blocking the event loop (the chat runs in the loop's default executor).
@@ -478,11 +469,8 @@ class ReliableTool(Tool):
 
     # ------------------------------------------------------------------ runs that report instead of raising
     def _process_run_with_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         def failure(reason: str, context: Optional[ReliableToolContext] = None, error: Optional[str] = None
@@ -535,11 +523,8 @@ class ReliableTool(Tool):
         return failure(final_context.get_failure_summary(), final_context)
 
     def run_and_get_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         """Run the task and report how it went, without raising for a failed run.
@@ -559,11 +544,8 @@ class ReliableTool(Tool):
                                               ground_truth)
 
     async def a_run_and_get_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         """:meth:`run_and_get_details` without blocking the event loop; even an unexpected error is reported in the
