@@ -404,13 +404,8 @@ class ConversableAgent(
             raise invalid_message_error(as_dict, received=False)
         return message
 
-    def send(
-        self,
-        message: Union[dict[str, Any], str],
-        recipient: Agent,
-        request_reply: Optional[bool] = None,
-        silent: Optional[bool] = False,
-    ) -> None:
+    def send(self, message: Union[dict[str, Any], str], recipient: Agent, request_reply: Optional[bool] = None,
+             silent: Optional[bool] = False) -> None:
         """Send a message to ``recipient``.
 
         Args:
@@ -428,13 +423,8 @@ class ConversableAgent(
         message = self._store_sent(message, recipient, silent)
         recipient.receive(message, self, request_reply, silent)  # type: ignore[call-arg]
 
-    async def a_send(
-        self,
-        message: Union[dict[str, Any], str],
-        recipient: Agent,
-        request_reply: Optional[bool] = None,
-        silent: Optional[bool] = False,
-    ) -> None:
+    async def a_send(self, message: Union[dict[str, Any], str], recipient: Agent, request_reply: Optional[bool] = None,
+                     silent: Optional[bool] = False) -> None:
         """(async) Send a message to ``recipient``; see ``send``."""
         check_agent(recipient, "recipient", "a_receive")
         message = self._store_sent(message, recipient, silent)
@@ -461,13 +451,8 @@ class ConversableAgent(
     def _wants_reply(self, sender: Agent, request_reply: Optional[bool]) -> bool:
         return not (request_reply is False or (request_reply is None and self.reply_at_receive[sender] is False))
 
-    def receive(
-        self,
-        message: Union[dict[str, Any], str],
-        sender: Agent,
-        request_reply: Optional[bool] = None,
-        silent: Optional[bool] = False,
-    ) -> None:
+    def receive(self, message: Union[dict[str, Any], str], sender: Agent, request_reply: Optional[bool] = None,
+                silent: Optional[bool] = False) -> None:
         """Receive a message from ``sender`` and, if a reply is requested, reply to it.
 
         Args:
@@ -483,13 +468,8 @@ class ConversableAgent(
         if reply is not None:
             self.send(reply, sender, silent=silent)
 
-    async def a_receive(
-        self,
-        message: Union[dict[str, Any], str],
-        sender: Agent,
-        request_reply: Optional[bool] = None,
-        silent: Optional[bool] = False,
-    ) -> None:
+    async def a_receive(self, message: Union[dict[str, Any], str], sender: Agent, request_reply: Optional[bool] = None,
+                        silent: Optional[bool] = False) -> None:
         """(async) Receive a message and, if a reply is requested, reply; see ``receive``."""
         self._process_received_message(message, sender, silent)
         if not self._wants_reply(sender, request_reply):

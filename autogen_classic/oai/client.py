@@ -9,7 +9,8 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import openai
@@ -141,6 +142,17 @@ def _annotate(response: Any, **attributes: Any) -> None:
             setattr(response, name, value)
         except ValueError:  # a pydantic model without such a field (a UnifiedResponse): kept beside its fields
             object.__setattr__(response, name, value)
+
+
+@dataclass
+class _EndpointCall:
+    """One request the failover loop wants made: ``client`` answers ``params``. The face that makes it (sync or
+    async) stores the answer in ``response``, or what the call raised in ``error``."""
+
+    client: Any
+    params: dict[str, Any]
+    response: Any = None
+    error: Exception | None = None
 
 
 class OpenAIWrapper(StreamChunkMerging):
@@ -315,34 +327,41 @@ class OpenAIWrapper(StreamChunkMerging):
                 ``TimeoutError``) when every entry timed out.
             RuntimeError: a custom model client named in ``config_list`` was not registered.
         """
-        self._require_activated()
-        attempts: list[EndpointAttempt] = []
-        rejected: Any | None = None
-        order = self._request_order()
-        last = order[-1]
-        for i in order:
-            client = self._clients[i]
-            call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
-            started = time.time()
-            hit = self._lookup(call, client)
-            if hit is None:
-                try:
-                    response = client.create(call.params)
-                except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
-                    attempts.append(self._failover_or_raise(i, client, call, err))
-                    continue
-                self._record(call, client, response)
-            else:
-                response = hit
-            self._after_request(call, client, response, started, hit is not None)
-            if self._accept(call, client, response, i, last):
-                return response
-            rejected = response
-        return self._give_up(attempts, rejected)
+        steps = self._failover(config)
+        step = next(steps)
+        while isinstance(step, _EndpointCall):
+            try:
+                step.response = step.client.create(step.params)
+            except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
+                step.error = err
+            step = next(steps)
+        return step
 
     async def a_create(self, **config: Any) -> Any:
         """Async twin of ``create``: OpenAI endpoints use ``openai.AsyncOpenAI``; custom clients
         use their ``a_create`` when they have one, otherwise ``create`` in a worker thread."""
+        steps = self._failover(config)
+        step = next(steps)
+        while isinstance(step, _EndpointCall):
+            try:
+                a_create = getattr(step.client, "a_create", None)
+                if a_create is not None and inspect.iscoroutinefunction(a_create):
+                    step.response = await a_create(step.params)
+                else:
+                    step.response = await asyncio.to_thread(step.client.create, step.params)
+            except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
+                step.error = err
+            step = next(steps)
+        return step
+
+    def _failover(self, config: dict[str, Any]) -> Iterator[Any]:
+        """The request loop of ``create`` and ``a_create``, written once and free of I/O.
+
+        Yields an ``_EndpointCall`` for each entry that needs a fresh answer (a cached one needs none); the face
+        sends it, sync or async, and stores its ``response`` or ``error`` before asking for the next step. The
+        last step yielded is the accepted response. Errors the next entry cannot fix, and the end of the list
+        with no answer, are raised from here.
+        """
         self._require_activated()
         attempts: list[EndpointAttempt] = []
         rejected: Any | None = None
@@ -352,25 +371,22 @@ class OpenAIWrapper(StreamChunkMerging):
             client = self._clients[i]
             call = prepare_call(config, self._config_list[i], isinstance(client, OpenAIClient))
             started = time.time()
-            hit = self._lookup(call, client)
-            if hit is None:
-                try:
-                    a_create = getattr(client, "a_create", None)
-                    if a_create is not None and inspect.iscoroutinefunction(a_create):
-                        response = await a_create(call.params)
-                    else:
-                        response = await asyncio.to_thread(client.create, call.params)
-                except Exception as err:  # noqa: BLE001 - sorted by _failover_or_raise
-                    attempts.append(self._failover_or_raise(i, client, call, err))
+            response = self._lookup(call, client)
+            cached = response is not None
+            if not cached:
+                fresh = _EndpointCall(client, call.params)
+                yield fresh
+                if fresh.error is not None:
+                    attempts.append(self._failover_or_raise(i, client, call, fresh.error))
                     continue
+                response = fresh.response
                 self._record(call, client, response)
-            else:
-                response = hit
-            self._after_request(call, client, response, started, hit is not None)
+            self._after_request(call, client, response, started, cached)
             if self._accept(call, client, response, i, last):
-                return response
+                yield response
+                return
             rejected = response
-        return self._give_up(attempts, rejected)
+        yield self._give_up(attempts, rejected)
 
     # ----------------------------------------------------------------- create steps
     def _request_order(self) -> list[int]:

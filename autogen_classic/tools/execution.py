@@ -14,7 +14,8 @@ import contextvars
 import functools
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, Callable, Coroutine, Optional
 
 from .. import runtime_logging
@@ -229,12 +230,8 @@ def _prepare(
 
 
 def execute_function(
-    function_map: Mapping[str, Callable[..., Any]],
-    func_call: Mapping[str, Any],
-    call_id: Optional[str] = None,
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    agent_name: str = "",
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str] = None,
+    verbose: bool = False, iostream: Optional[IOStream] = None, agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Execute one function call and return ``(is_exec_success, result_dict)``.
 
@@ -252,20 +249,15 @@ def execute_function(
         ``(False, {... "content": "Error: ..."})`` when the function is unknown, the arguments
         are not JSON, or the function raised. An async function is run to completion.
     """
-    out = iostream if iostream is not None else IOStream.get_default()
-    func_name, func, arguments, content = _prepare(function_map, func_call)
-    success = False
-    if content is None and func is not None:
-        _print_executing(out, func_name, call_id, arguments, agent_name)
+    steps = _execution(function_map, func_call, call_id, verbose, iostream, agent_name)
+    step = next(steps)
+    if isinstance(step, _Awaiting):
         try:
-            content = func(**arguments)
-            if inspect.isawaitable(content):
-                content = run_coroutine_sync(_await(content))
-            success = True
-        except Exception as e:
-            content = f"Error: {e}"
-    _print_executed(out, func_name, call_id, arguments, content, agent_name, success, verbose)
-    return success, _result(func_name, content)
+            step.result = run_coroutine_sync(_await(step.awaitable))
+        except Exception as e:  # noqa: BLE001 - the function's error, reported as its content
+            step.error = e
+        step = next(steps)
+    return step  # type: ignore[no-any-return]
 
 
 async def _await(awaitable: Any) -> Any:
@@ -273,12 +265,8 @@ async def _await(awaitable: Any) -> Any:
 
 
 async def a_execute_function(
-    function_map: Mapping[str, Callable[..., Any]],
-    func_call: Mapping[str, Any],
-    call_id: Optional[str] = None,
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    agent_name: str = "",
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str] = None,
+    verbose: bool = False, iostream: Optional[IOStream] = None, agent_name: str = "",
 ) -> tuple[bool, dict[str, Any]]:
     """Async twin of ``execute_function``: async functions are awaited, sync ones called directly.
 
@@ -289,6 +277,41 @@ async def a_execute_function(
         verbose: also print the function's output after it ran.
         iostream: where to print (default: ``IOStream.get_default()``).
     """
+    steps = _execution(function_map, func_call, call_id, verbose, iostream, agent_name)
+    step = next(steps)
+    if isinstance(step, _Awaiting):
+        try:
+            step.result = await step.awaitable
+        except Exception as e:  # noqa: BLE001 - see execute_function
+            step.error = e
+        step = next(steps)
+    return step  # type: ignore[no-any-return]
+
+
+@dataclass
+class _Awaiting:
+    """An awaitable a called function returned: the face awaits it (async) or runs it to completion (sync)
+    and stores its ``result``, or the ``error`` it raised."""
+
+    awaitable: Any
+    result: Any = None
+    error: Optional[Exception] = None
+
+    def outcome(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def _execution(
+    function_map: Mapping[str, Callable[..., Any]], func_call: Mapping[str, Any], call_id: Optional[str],
+    verbose: bool, iostream: Optional[IOStream], agent_name: str,
+) -> Iterator[Any]:
+    """One function call, written once for ``execute_function`` and ``a_execute_function``, free of awaiting.
+
+    Yields an ``_Awaiting`` when the function returned an awaitable (the face resolves it), then the
+    ``(is_exec_success, result_dict)`` of the call, printing the execution lines around it.
+    """
     out = iostream if iostream is not None else IOStream.get_default()
     func_name, func, arguments, content = _prepare(function_map, func_call)
     success = False
@@ -297,12 +320,14 @@ async def a_execute_function(
         try:
             content = func(**arguments)
             if inspect.isawaitable(content):
-                content = await content
+                pending = _Awaiting(content)
+                yield pending
+                content = pending.outcome()
             success = True
         except Exception as e:
             content = f"Error: {e}"
     _print_executed(out, func_name, call_id, arguments, content, agent_name, success, verbose)
-    return success, _result(func_name, content)
+    yield success, _result(func_name, content)
 
 
 # ``(func_call, call_id=..., verbose=...) -> (is_exec_success, result_dict)``: how a reply runs one call.
@@ -352,11 +377,8 @@ def _tool_reply(responses: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def tool_calls_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    tool_calls: Optional[list[Mapping[str, Any]]],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
+    function_map: Mapping[str, Callable[..., Any]], tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False, iostream: Optional[IOStream] = None, execute: Optional[Executor] = None,
     a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute the ``tool_calls`` of a message one after another and build the tool reply.
@@ -383,11 +405,8 @@ def tool_calls_reply(
 
 
 async def a_tool_calls_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    tool_calls: Optional[list[Mapping[str, Any]]],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], tool_calls: Optional[list[Mapping[str, Any]]],
+    verbose: bool = False, iostream: Optional[IOStream] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``tool_calls_reply``: the calls run concurrently, replies keep the call order.
 
@@ -411,12 +430,8 @@ async def a_tool_calls_reply(
 
 
 def function_call_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    message: Mapping[str, Any],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], message: Mapping[str, Any], verbose: bool = False,
+    iostream: Optional[IOStream] = None, execute: Optional[Executor] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Execute a legacy ``function_call`` message and return the ``role: "function"`` reply.
 
@@ -440,12 +455,8 @@ def function_call_reply(
 
 
 async def a_function_call_reply(
-    function_map: Mapping[str, Callable[..., Any]],
-    message: Mapping[str, Any],
-    verbose: bool = False,
-    iostream: Optional[IOStream] = None,
-    execute: Optional[Executor] = None,
-    a_execute: Optional[AsyncExecutor] = None,
+    function_map: Mapping[str, Callable[..., Any]], message: Mapping[str, Any], verbose: bool = False,
+    iostream: Optional[IOStream] = None, execute: Optional[Executor] = None, a_execute: Optional[AsyncExecutor] = None,
 ) -> Optional[dict[str, Any]]:
     """Async twin of ``function_call_reply`` (async functions awaited, sync ones called directly).
 

@@ -8,6 +8,8 @@ termination and human input, legacy function calls, tool calls, code blocks, the
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...coding.reply import code_execution_reply
@@ -95,6 +97,43 @@ def generate_oai_reply_from_client(
     return _reply_from_response(self, llm_client, response)
 
 
+@dataclass
+class _ModelCall:
+    """The request ``generate_oai_reply`` wants answered: the face asks ``client`` (``create`` or ``a_create``)
+    with ``request`` and the caller's further ``options``, and stores the ``response``."""
+
+    client: Any
+    request: dict[str, Any]
+    options: dict[str, Any]
+    response: Any = None
+
+
+def _oai_reply(
+    self: "ConversableAgent", messages: Optional[list[dict[str, Any]]], sender: Optional["Agent"], config: Optional[Any],
+    options: dict[str, Any],
+) -> Iterator[Any]:
+    """A model reply, written once for ``generate_oai_reply`` and ``a_generate_oai_reply``: yields the
+    ``_ModelCall`` to make (none when there is no client or a safeguard blocks the request), then the reply."""
+    client = self.client if config is None else config
+    if client is None:
+        yield False, None
+        return
+    context, request = _request(self, _conversation(self, messages, sender))
+    guarded = has_llm_hooks(self)
+    if guarded:
+        request = guarded_model_request(self, request)
+        if isinstance(request, dict):  # a safeguard blocked the call: its text is the reply
+            yield True, request
+            return
+    call = _ModelCall(client, {"context": context, "messages": request, "cache": self.client_cache, "agent": self},
+                      options)
+    yield call
+    reply = _reply_from_response(self, client, call.response)
+    if guarded and reply is not None:
+        reply = guarded_model_reply(self, reply)
+    yield (False, None) if reply is None else (True, reply)
+
+
 def generate_oai_reply(
     self: "ConversableAgent", messages: Optional[list[dict[str, Any]]] = None, sender: Optional["Agent"] = None,
     config: Optional[Any] = None, **kwargs: Any,
@@ -103,20 +142,12 @@ def generate_oai_reply(
 
     ``kwargs`` are further request options for this call (``temperature=0``, ``response_format=...``).
     """
-    client = self.client if config is None else config
-    if client is None:
-        return False, None
-    context, request = _request(self, _conversation(self, messages, sender))
-    guarded = has_llm_hooks(self)
-    if guarded:
-        request = guarded_model_request(self, request)
-        if isinstance(request, dict):  # a safeguard blocked the call: its text is the reply
-            return True, request
-    response = client.create(context=context, messages=request, cache=self.client_cache, agent=self, **kwargs)
-    reply = _reply_from_response(self, client, response)
-    if guarded and reply is not None:
-        reply = guarded_model_reply(self, reply)
-    return (False, None) if reply is None else (True, reply)
+    steps = _oai_reply(self, messages, sender, config, kwargs)
+    step = next(steps)
+    if isinstance(step, _ModelCall):
+        step.response = step.client.create(**step.request, **step.options)
+        step = next(steps)
+    return step  # type: ignore[no-any-return]
 
 
 async def a_generate_oai_reply(
@@ -124,22 +155,12 @@ async def a_generate_oai_reply(
     config: Optional[Any] = None, **kwargs: Any,
 ) -> Reply:
     """(async) Reply with the model, without blocking the event loop; ``kwargs`` as for ``generate_oai_reply``."""
-    client = self.client if config is None else config
-    if client is None:
-        return False, None
-    context, request = _request(self, _conversation(self, messages, sender))
-    guarded = has_llm_hooks(self)
-    if guarded:
-        request = guarded_model_request(self, request)
-        if isinstance(request, dict):
-            return True, request
-    response = await client.a_create(
-        context=context, messages=request, cache=self.client_cache, agent=self, **kwargs
-    )
-    reply = _reply_from_response(self, client, response)
-    if guarded and reply is not None:
-        reply = guarded_model_reply(self, reply)
-    return (False, None) if reply is None else (True, reply)
+    steps = _oai_reply(self, messages, sender, config, kwargs)
+    step = next(steps)
+    if isinstance(step, _ModelCall):
+        step.response = await step.client.a_create(**step.request, **step.options)
+        step = next(steps)
+    return step  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------- code blocks

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ...cache import Cache
@@ -102,6 +104,30 @@ class ChatDriverMixin:
             agent.client_cache = agent.previous_cache
             agent.previous_cache = None
 
+    @contextmanager
+    def _chat_session(self, recipient: "ConversableAgent", clear_history: bool, silent: Optional[bool], cache: Any,
+                      max_turns: Any) -> Iterator[Any]:
+        """The frame of a chat with ``recipient``, shared by ``initiate_chat`` and ``a_initiate_chat``: both agents
+        prepared (replying on receipt unless the chat counts its turns) and lent the chat's cache, which it
+        yields, and the chat's silence set. An error gives the agents their own caches back; otherwise
+        ``_chat_result`` does, after the summary.
+
+        Async chats take the cache of an enclosing ``with Cache...:`` block too (AG2 0.14 reads it for sync
+        chats only).
+        """
+        cache = Cache.get_current_cache(cache)
+        self._lend_cache(recipient, cache)
+        try:
+            with silent_chat(silent):
+                if isinstance(max_turns, int):
+                    self._prepare_chat(recipient, clear_history, reply_at_receive=False)
+                else:
+                    self._prepare_chat(recipient, clear_history)
+                yield cache
+        except BaseException:
+            self._return_cache(recipient)
+            raise
+
     def _chat_result(self, recipient: "ConversableAgent", summary_method: Any, summary_args: dict, cache: Any,
                      ) -> ChatResult:
         summary = self._summarize_chat(summary_method, summary_args, recipient, cache=cache)
@@ -114,16 +140,11 @@ class ChatDriverMixin:
         ).with_termination(_fired_condition(self, recipient))
 
     def initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
+        self, recipient: "ConversableAgent", clear_history: bool = True, silent: Optional[bool] = False,
+        cache: Optional[Any] = None, max_turns: Optional[int] = None,
         summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
         summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None,
-        **kwargs: Any,
+        message: Optional[Union[dict[str, Any], str, Callable[..., Any]]] = None, **kwargs: Any,
     ) -> ChatResult:
         """Start a chat with ``recipient`` and run it until it ends.
 
@@ -149,52 +170,30 @@ class ChatDriverMixin:
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
         for agent in (self, recipient):
             agent._raise_exception_on_async_reply_functions()
-        cache = Cache.get_current_cache(cache)
-        self._lend_cache(recipient, cache)
-        try:
-            with silent_chat(silent):
-                if isinstance(max_turns, int):
-                    self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                    self._run_turns(recipient, self._first_message(recipient, message, kwargs), max_turns, silent)
-                else:
-                    self._prepare_chat(recipient, clear_history)
-                    self.send(self._first_message(recipient, message, kwargs), recipient, silent=silent)
-        except BaseException:
-            self._return_cache(recipient)
-            raise
+        with self._chat_session(recipient, clear_history, silent, cache, max_turns) as cache:
+            first = self._first_message(recipient, message, kwargs)
+            if isinstance(max_turns, int):
+                self._run_turns(recipient, first, max_turns, silent)
+            else:
+                self.send(first, recipient, silent=silent)
         return self._chat_result(recipient, summary_method, summary_args, cache)
 
     async def a_initiate_chat(
-        self,
-        recipient: "ConversableAgent",
-        clear_history: bool = True,
-        silent: Optional[bool] = False,
-        cache: Optional[Any] = None,
-        max_turns: Optional[int] = None,
+        self, recipient: "ConversableAgent", clear_history: bool = True, silent: Optional[bool] = False,
+        cache: Optional[Any] = None, max_turns: Optional[int] = None,
         summary_method: Optional[Union[str, Callable[..., Any]]] = DEFAULT_SUMMARY_METHOD,
         summary_args: Optional[dict[str, Any]] = {},
-        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None,
-        **kwargs: Any,
+        message: Optional[Union[str, Callable[..., Any], dict[str, Any]]] = None, **kwargs: Any,
     ) -> ChatResult:
         """(async) Start a chat with ``recipient``; see ``initiate_chat``."""
         self._check_chat_arguments(recipient, message, max_turns, summary_method, summary_args)
         summary_args = dict(summary_args or {})  # a copy: the summary method may add "cache"
-        # Async chats take the block's cache too (AG2 0.14 reads it for sync chats only).
-        cache = Cache.get_current_cache(cache)
-        self._lend_cache(recipient, cache)
-        try:
-            with silent_chat(silent):
-                if isinstance(max_turns, int):
-                    self._prepare_chat(recipient, clear_history, reply_at_receive=False)
-                    first = await self._a_first_message(recipient, message, kwargs)
-                    await self._a_run_turns(recipient, first, max_turns, silent)
-                else:
-                    self._prepare_chat(recipient, clear_history)
-                    first = await self._a_first_message(recipient, message, kwargs)
-                    await self.a_send(first, recipient, silent=silent)
-        except BaseException:
-            self._return_cache(recipient)
-            raise
+        with self._chat_session(recipient, clear_history, silent, cache, max_turns) as cache:
+            first = await self._a_first_message(recipient, message, kwargs)
+            if isinstance(max_turns, int):
+                await self._a_run_turns(recipient, first, max_turns, silent)
+            else:
+                await self.a_send(first, recipient, silent=silent)
         return self._chat_result(recipient, summary_method, summary_args, cache)
 
     def initiate_chat_stream(self, recipient: "ConversableAgent", **kwargs: Any) -> ChatStream:

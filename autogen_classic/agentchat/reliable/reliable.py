@@ -399,11 +399,8 @@ class ReliableTool(Tool):
         return final_context
 
     def _process_run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         current = context_variables if context_variables is not None else ContextVariables()
@@ -426,11 +423,8 @@ class ReliableTool(Tool):
                                 final_context=final_context)
 
     def run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         """Run the task and return the validated result (what the function returned).
@@ -448,42 +442,35 @@ class ReliableTool(Tool):
         """
         if self._is_original_func_async:
             raise TypeError(f"Sync 'run()' called for async tool '{self.name}'. Use 'a_run()'.")
-        return self._process_run(task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
+        return self._process_run(task, context_variables, validation_prompt_addition, messages, ground_truth)
 
     async def a_run(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> Any:
         """:meth:`run` without blocking the event loop (the chat runs in the loop's default executor).
 
         Warns (``UserWarning``) when the wrapped function is sync.
         """
+        return await self._off_the_loop(
+            f"Running sync function '{self._original_func_name}' wrapped by ReliableTool '{self.name}' "
+            "asynchronously using 'a_run()'. The underlying execution of _process_run will be synchronous "
+            "within an executor.",
+            functools.partial(self._process_run, task, context_variables, validation_prompt_addition, messages,
+                              ground_truth))
+
+    async def _off_the_loop(self, sync_warning: str, process: Callable[[], Any]) -> Any:
+        """Run ``process`` (a run of the internal chat, which is sync) in the event loop's default executor, after
+        warning with ``sync_warning`` (``UserWarning``, pointing at the caller) when the wrapped function is sync."""
         if not self._is_original_func_async:
-            warnings.warn(
-                f"Running sync function '{self._original_func_name}' wrapped by ReliableTool '{self.name}' "
-                "asynchronously using 'a_run()'. The underlying execution of _process_run will be synchronous "
-                "within an executor.",
-                UserWarning,
-                stacklevel=2,
-            )
-        call = functools.partial(self._process_run, task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
-        return await asyncio.get_running_loop().run_in_executor(None, call)
+            warnings.warn(sync_warning, UserWarning, stacklevel=3)
+        return await asyncio.get_running_loop().run_in_executor(None, process)
 
     # ------------------------------------------------------------------ runs that report instead of raising
     def _process_run_with_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         def failure(reason: str, context: Optional[ReliableToolContext] = None, error: Optional[str] = None
@@ -536,11 +523,8 @@ class ReliableTool(Tool):
         return failure(final_context.get_failure_summary(), final_context)
 
     def run_and_get_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         """Run the task and report how it went, without raising for a failed run.
@@ -556,33 +540,23 @@ class ReliableTool(Tool):
                 f"Synchronous 'run_and_get_details()' called for an async tool '{self.name}'. "
                 "Use 'a_run_and_get_details()' instead."
             )
-        return self._process_run_with_details(task=task, context_variables=context_variables,
-                                              validation_prompt_addition=validation_prompt_addition,
-                                              messages=messages, ground_truth=ground_truth)
+        return self._process_run_with_details(task, context_variables, validation_prompt_addition, messages,
+                                              ground_truth)
 
     async def a_run_and_get_details(
-        self,
-        task: str,
-        context_variables: Optional[ContextVariables] = None,
-        validation_prompt_addition: Optional[str] = None,
-        messages: Optional[list[dict[str, Any]]] = None,
+        self, task: str, context_variables: Optional[ContextVariables] = None,
+        validation_prompt_addition: Optional[str] = None, messages: Optional[list[dict[str, Any]]] = None,
         ground_truth: Optional[list[str]] = None,
     ) -> ToolExecutionDetails:
         """:meth:`run_and_get_details` without blocking the event loop; even an unexpected error is reported in the
         details. Warns (``UserWarning``) when the wrapped function is sync."""
-        if not self._is_original_func_async:
-            warnings.warn(
+        try:
+            details: ToolExecutionDetails = await self._off_the_loop(
                 f"Running sync function '{self._original_func_name}' (wrapped by ReliableTool '{self.name}') "
                 "asynchronously using 'a_run_and_get_details()'. The underlying execution will be synchronous "
                 "within an executor.",
-                UserWarning,
-                stacklevel=2,
-            )
-        call = functools.partial(self._process_run_with_details, task=task, context_variables=context_variables,
-                                 validation_prompt_addition=validation_prompt_addition, messages=messages,
-                                 ground_truth=ground_truth)
-        try:
-            details: ToolExecutionDetails = await asyncio.get_running_loop().run_in_executor(None, call)
+                functools.partial(self._process_run_with_details, task, context_variables, validation_prompt_addition,
+                                  messages, ground_truth))
             return details
         except Exception as error:  # noqa: BLE001 - this method reports, it does not raise
             logger.critical("[%s] a_run_and_get_details encountered an unhandled exception from executor: %s",
