@@ -12,9 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
-import openai
 from pydantic import (
-    BaseModel,
     ConfigDict,
     StrictBool,
     StrictFloat,
