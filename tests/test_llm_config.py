@@ -492,3 +492,29 @@ def test_a_dict_llm_config_still_works_as_before(
     assert scripted_server.requests[0]["temperature"] == 0.4
     with pytest.raises(ValueError, match="unknown option 'temprature'"):
         AssistantAgent("bad", llm_config={"config_list": [_entry(scripted_server)], "temprature": 1})
+
+
+# ----------------------------------------------------------------- one declaration of the shared options
+def test_llm_config_and_the_wrapper_check_their_shared_options_against_one_declaration() -> None:
+    import openai
+
+    from autogen_classic.llm_config import _validation
+    from autogen_classic.oai.configuration import config as wrapper_schema
+    from autogen_classic.oai.configuration.llm_options import LLMConfigOptions, SharedOptions
+
+    assert issubclass(LLMConfigOptions, SharedOptions) and issubclass(wrapper_schema._Settings, SharedOptions)
+    assert _validation.LLMConfigOptions is LLMConfigOptions
+    endpoint = {"model": "gpt-4o-mini", "api_key": KEY}
+    # Values one of the two took and the other refused: both take them now, the agent's path included.
+    for options in ({"timeout": 1.5}, {"timeout": openai.Timeout(5.0)}, {"response_format": "json_object"}):
+        config = LLMConfig(endpoint, **options)
+        OpenAIWrapper(**config)
+        OpenAIWrapper(config_list=[endpoint], **options)
+    # What both refuse, both still refuse, each with its own wording.
+    with pytest.raises(ValidationError, match="seconds"):
+        LLMConfig(endpoint, timeout="soon")
+    with pytest.raises(ValueError, match="timeout: Input should be a valid number"):
+        OpenAIWrapper(config_list=[endpoint], timeout="soon")
+    for build in (lambda: LLMConfig(endpoint, response_format=int), lambda: OpenAIWrapper(config_list=[endpoint], response_format=int)):
+        with pytest.raises(ValueError, match="must be a pydantic BaseModel subclass"):
+            build()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from ..oai.entries import (
@@ -24,6 +24,7 @@ from ..oai.entries import (
     hide_secrets,
     is_hidden_name,
 )
+from ..oai.configuration.llm_options import LLMConfigOptions
 from ._entry_view import ConfigListEntry
 
 __all__ = [
@@ -78,7 +79,7 @@ _HINTS: dict[str, str] = {
     "top_p": "use a number from 0 to 1, e.g. 0.9",
     "max_tokens": "use a whole number >= 0, e.g. 1024",
     "max_completion_tokens": "use a whole number >= 0, e.g. 1024",
-    "timeout": "use a whole number of seconds, e.g. 60",
+    "timeout": "use a number of seconds, e.g. 60 (or an openai.Timeout)",
     "seed": "use a whole number, e.g. 42",
     "cache_seed": "use a whole number naming the disk cache, e.g. 42 (leave it out for no cache)",
     "check_every_ms": "use a whole number of milliseconds",
@@ -111,23 +112,6 @@ _HINTS: dict[str, str] = {
     "tags": "give a list of str, e.g. ['fast', 'cheap']",
     "aws_region": "give the AWS region as a str, e.g. 'us-east-1'",
 }
-
-
-class _Options(BaseModel):
-    """The options of an ``LLMConfig`` beyond ``max_tokens``/``top_p``/``temperature``."""
-
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-
-    check_every_ms: int | None = None
-    seed: int | None = None
-    allow_format_str_template: bool | None = None
-    response_format: str | dict[str, Any] | BaseModel | type[BaseModel] | None = None
-    timeout: int | None = None
-    cache_seed: int | None = None
-    parallel_tool_calls: bool | None = None
-    tools: list[Any] = Field(default_factory=list)
-    functions: list[Any] = Field(default_factory=list)
-    routing_method: Literal["fixed_order", "round_robin"] | None = None
 
 
 _ENTRY = TypeAdapter(Annotated[ConfigEntries, Field(discriminator="api_type")])
@@ -271,7 +255,7 @@ def build_content(configs: Iterable[Any], options: Mapping[str, Any]) -> dict[st
     rest["tools"] = list(rest.get("tools") or [])
     rest["functions"] = list(rest.get("functions") or [])
     try:
-        settings = _Options(**rest)
+        settings = LLMConfigOptions(**rest)
     except ValidationError as err:
         errors.extend(_details(err, ()))
         settings = None

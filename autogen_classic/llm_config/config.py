@@ -79,7 +79,7 @@ class LLMConfig(dict):  # type: ignore[type-arg]
         check_every_ms: kept for compatibility; not used.
         allow_format_str_template: fill ``{name}`` fields of messages from the chat context.
         response_format: structured output: a pydantic model class, a JSON-schema dict or a str.
-        timeout: seconds to wait for an answer.
+        timeout: seconds to wait for an answer (a number, or an ``openai.Timeout``).
         seed: the model's sampling seed.
         cache_seed: the seed of the disk cache of answers; None (the default) caches nothing.
         parallel_tool_calls: whether the model may ask for several tool calls at once.
@@ -109,7 +109,7 @@ class LLMConfig(dict):  # type: ignore[type-arg]
         check_every_ms: int | None = None,
         allow_format_str_template: bool | None = None,
         response_format: str | dict[str, Any] | BaseModel | type[BaseModel] | None = None,
-        timeout: int | None = None,
+        timeout: float | Any | None = None,
         seed: int | None = None,
         cache_seed: int | None = None,
         parallel_tool_calls: bool | None = None,

@@ -12,9 +12,9 @@ import sys
 import warnings
 from collections import defaultdict
 from numbers import Real
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
-from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidAttributeTypeError, UnknownKeyError
+from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, UnknownKeyError
 from ...llm_config import LLMConfig
 from ...llm_config.config import current_llm_config
 from ...oai.entries import LLMConfigEntry
@@ -31,7 +31,6 @@ __all__ = [
     "check_init_arguments",
     "check_llm_config_type",
     "check_name",
-    "check_speaker_selection_method",
     "conversations",
     "printable_name",
     "printable_names",
@@ -41,11 +40,7 @@ __all__ = [
     "warn_argument",
 ]
 
-SPEAKER_SELECTION_METHODS = ["auto", "manual", "random", "round_robin"]
-
 _PACKAGE = __name__.split(".", 1)[0]
-
-
 
 
 def shown(value: Any) -> str:
@@ -251,24 +246,6 @@ def check_init_arguments(
             f"It is kept as given: a chat runs, but get_context, set_context, update_context, pop_context and "
             f"tools reading the context fail."
         )
-
-
-def check_speaker_selection_method(method: Any, valid: Sequence[str] = SPEAKER_SELECTION_METHODS) -> None:
-    """Refuse a ``speaker_selection_method`` that is neither a function nor one of the ``valid`` names.
-
-    Raises where the classic package did when selecting: ``ValueError`` for an unknown name,
-    ``AttributeError`` (here also a ``TypeError``) for a value that is not a str.
-    """
-    if callable(method) or (isinstance(method, str) and method in valid):  # every selection asks: answer fast
-        return
-    classic = (
-        f"GroupChat speaker_selection_method is set to '{method}'. It should be one of {valid} (case insensitive). "
-    )
-    fix = "Give one of these names, or a function f(last_speaker, groupchat) returning an agent, a name or None."
-    if not isinstance(method, str):
-        raise InvalidAttributeTypeError(f"'{type(method).__name__}' object has no attribute 'lower': {classic}{fix}")
-    if method.lower() not in valid:
-        raise InvalidArgumentError(f"{classic}{fix}")
 
 
 def conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:

@@ -36,13 +36,14 @@ from ...graph_utils import (
     transition_conditions,
 )
 from ..agent import Agent
-from ..conversable.agent_args import check_speaker_selection_method, shown, warn_argument
+from ..conversable.agent_args import shown, warn_argument
 from ..contrib.capabilities.transform_messages import TransformMessages
 from ..conversable_agent import ConversableAgent
 from .selection import pipeline
 from .selection.auto import SpeakerSelectorChat
 from .selection.hooks import ClassicSelectionHooks
 from .selection.manual import ask_console_for_speaker
+from .selection.state import SPEAKER_SELECTION_METHODS, check_speaker_selection_method
 from .selection.trace import SelectionRecord
 from ..termination import TerminationCondition, validate_termination
 from .prompts import SELECT_SPEAKER_PROMPT_TEMPLATE, check_template_fields, participant_roles, selection_text
@@ -170,7 +171,7 @@ class GroupChat(ClassicSelectionHooks):
     select_speaker_auto_role_match: bool | None = None
     termination: TerminationCondition | None = None
 
-    _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = ["auto", "manual", "random", "round_robin"]
+    _VALID_SPEAKER_SELECTION_METHODS: ClassVar[list[str]] = list(SPEAKER_SELECTION_METHODS)
     _VALID_SPEAKER_TRANSITIONS_TYPE: ClassVar[list[str | None]] = ["allowed", "disallowed", None]
 
     DEFAULT_INTRO_MSG = (

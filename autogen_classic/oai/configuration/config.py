@@ -12,9 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Union
 
-import openai
 from pydantic import (
-    BaseModel,
     ConfigDict,
     StrictBool,
     StrictFloat,
@@ -25,6 +23,7 @@ from pydantic import (
 )
 
 from ..secrets import is_secret_key
+from .llm_options import SharedOptions
 
 __all__ = [
     "MISSING_MODEL_MESSAGE",
@@ -78,7 +77,7 @@ _HINTS: dict[str, str] = {
     "functions": "use a list of function schema dicts like {'name': ..., 'parameters': ...}",
     "tool_choice": "use 'auto', 'none', 'required' or {'type': 'function', 'function': {'name': ...}}",
     "response_format": (
-        "use {'type': 'json_object'}, {'type': 'json_schema', 'json_schema': {...}} or a pydantic model class"
+        "use {'type': 'json_object'}, {'type': 'json_schema', 'json_schema': {...}}, a pydantic model class or a str"
     ),
     "stop": "use a string or a list of strings",
     "filter_func": "use a function (context, response) -> bool",
@@ -91,8 +90,12 @@ _HINTS: dict[str, str] = {
 Number = Union[StrictFloat, StrictInt]
 
 
-class _Settings(BaseModel):
-    """Keys allowed both at the top of ``llm_config`` and in each ``config_list`` entry."""
+class _Settings(SharedOptions):
+    """Keys allowed both at the top of ``llm_config`` and in each ``config_list`` entry.
+
+    The options ``LLMConfig`` declares too (``timeout``, ``response_format``, ...) come from ``SharedOptions``,
+    checked here as given (strict): the wrapper sends values as they are.
+    """
 
     model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True, strict=True)
 
@@ -101,7 +104,6 @@ class _Settings(BaseModel):
     base_url: StrictStr | None = None
     api_type: StrictStr | None = None
     api_version: StrictStr | None = None
-    timeout: Number | openai.Timeout | None = None
     max_retries: StrictInt | None = None
     price: Number | list[Number] | None = None
     tags: Any = None  # only used by filter_config
@@ -112,12 +114,8 @@ class _Settings(BaseModel):
     top_p: Number | None = None
     max_tokens: StrictInt | None = None
     n: StrictInt | None = None
-    seed: StrictInt | None = None
     stream: StrictBool | None = None
-    tools: list[dict[StrictStr, Any]] | None = None
-    functions: list[dict[StrictStr, Any]] | None = None
     tool_choice: StrictStr | dict[StrictStr, Any] | None = None
-    response_format: dict[StrictStr, Any] | type | None = None
     stop: StrictStr | list[StrictStr] | None = None
     filter_func: Callable[..., Any] | None = None
     structured_output: Literal["json_schema", "json_object"] | Literal[False] | None = None
@@ -170,8 +168,7 @@ class _Settings(BaseModel):
     @field_validator("response_format")
     @classmethod
     def _response_format(cls, value: Any) -> Any:
-        if isinstance(value, type) and not issubclass(value, BaseModel):
-            raise ValueError("a class used as response_format must be a pydantic BaseModel subclass")  # noqa: TRY004 - pydantic wants it
+        # A dict is sent as the request's response_format: it must be one the API knows.
         if isinstance(value, dict) and value.get("type") not in ("text", "json_object", "json_schema"):
             raise ValueError("'type' must be 'text', 'json_object' or 'json_schema'")
         return value

@@ -33,7 +33,7 @@ from typing import Any, Literal, Optional, Union
 
 from ....coding.utils import content_str
 from ...agent import Agent
-from ...conversable.agent_args import SPEAKER_SELECTION_METHODS
+from .state import SPEAKER_SELECTION_METHODS
 
 __all__ = [
     "CandidateFuncPolicy",

@@ -33,12 +33,12 @@ from ....logger.redaction import redact_secrets
 from ....messages.run_events import SpeakerSelectionMessage
 from ....types import is_agent
 from ...agent import Agent
-from ...conversable.agent_args import check_speaker_selection_method, shown
+from ...conversable.agent_args import shown
 from . import classic_chat
 from .auto import NO_SELECTION_MODEL, SpeakerSelectorChat, selector_chat_for
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice
-from .state import GroupState, overridden
+from .state import GroupState, check_speaker_selection_method, overridden
 from .trace import HandoffStep, SelectionRecord
 from ..steps import a_run_steps, run_steps
 

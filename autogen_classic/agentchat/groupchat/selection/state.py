@@ -7,14 +7,24 @@ a custom ``speaker_selection_method`` still receives the group chat object itsel
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from ....exception_utils import InvalidArgumentError, InvalidAttributeTypeError
 from ....graph_utils import ConditionalEdge
 from ...agent import Agent
 from .trace import SelectionRecord
 
-__all__ = ["GroupState", "classic_default", "overridden"]
+__all__ = [
+    "SPEAKER_SELECTION_METHODS",
+    "GroupState",
+    "check_speaker_selection_method",
+    "classic_default",
+    "overridden",
+]
+
+# The named speaker selection methods (a function may be given instead).
+SPEAKER_SELECTION_METHODS = ["auto", "manual", "random", "round_robin"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,3 +114,21 @@ def overridden(groupchat: Any, name: str) -> bool:
         return True
     found = getattr(type(groupchat), name, None)
     return found is not None and getattr(found, "_classic_default", False) is not True
+
+
+def check_speaker_selection_method(method: Any, valid: Sequence[str] = SPEAKER_SELECTION_METHODS) -> None:
+    """Refuse a ``speaker_selection_method`` that is neither a function nor one of the ``valid`` names.
+
+    Raises where the classic package did when selecting: ``ValueError`` for an unknown name,
+    ``AttributeError`` (here also a ``TypeError``) for a value that is not a str.
+    """
+    if callable(method) or (isinstance(method, str) and method in valid):  # every selection asks: answer fast
+        return
+    classic = (
+        f"GroupChat speaker_selection_method is set to '{method}'. It should be one of {valid} (case insensitive). "
+    )
+    fix = "Give one of these names, or a function f(last_speaker, groupchat) returning an agent, a name or None."
+    if not isinstance(method, str):
+        raise InvalidAttributeTypeError(f"'{type(method).__name__}' object has no attribute 'lower': {classic}{fix}")
+    if method.lower() not in valid:
+        raise InvalidArgumentError(f"{classic}{fix}")
