@@ -18,14 +18,10 @@ from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from ...events.run_events import ErrorEvent, RunCompletionEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ...io.base import IOStream  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ...io.run_response import (  # noqa: F401 - AsyncRunResponse and RunResponse importable here, as in AG2 Classic 0.14
-    AsyncRunIterResponse,
-    AsyncRunResponse,
-    AsyncRunResponseProtocol,
-    RunIterResponse,
-    RunResponse,
-    RunResponseProtocol,
+from ...io.chat_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    AsyncRunResponse, AsyncRunResponseProtocol, RunResponse, RunResponseProtocol,
 )
+from ...io.run_iter import AsyncRunIterResponse, RunIterResponse
 from ...io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream  # noqa: F401 - importable here, as in 0.14
 from ...llm_config import LLMConfig
 from ..chat import ChatResult, CostDict

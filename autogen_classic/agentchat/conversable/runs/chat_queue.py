@@ -14,7 +14,7 @@ from ....events.run_events import ErrorEvent
 from ....exception_utils import InvalidArgumentTypeError
 from ....io.base import IOStream
 from ....io.chat_worker import END, ChatTask, ChatThread
-from ....io.run_response import AsyncRunResponse, RunResponse
+from ....io.chat_response import AsyncRunResponse, RunResponse
 from ....io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
 from ...chat import _chat_kwargs, _check_queue, carried_over
 from ..chat_driver import _with_sender

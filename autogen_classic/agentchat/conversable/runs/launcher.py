@@ -17,8 +17,8 @@ from typing import Any, Callable, Optional
 
 from ....events.run_events import ErrorEvent, RunCompletionEvent
 from ....io.chat_worker import ChatTask, ChatThread
+from ....io.chat_response import AsyncRunResponse, RunDriver, RunResponse
 from ....io.run_iter import AsyncRunIterResponse, RunIterResponse
-from ....io.run_response import AsyncRunResponse, RunDriver, RunResponse
 from ....io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream
 
 __all__ = ["RunLauncher", "completion_event", "note_human_input", "started"]

@@ -2,7 +2,7 @@
 
 ``agent.run(recipient, message=...)`` chats with ``recipient``; ``agent.run(message=...)`` chats with
 the agent's ``run_executor``, an agent standing for the user that executes the tools. The chat runs for
-the consumer of the returned response (``autogen_classic.io.run_response``) on the engine of
+the consumer of the returned response (``autogen_classic.io.chat_response``) on the engine of
 ``initiate_chat_stream`` (``autogen_classic.io.chat_worker``): its events, as ``autogen.events`` classes,
 end with a ``RunCompletionEvent`` (or an ``ErrorEvent``). ``sequential_run`` / ``a_sequential_run`` run the
 chats of a queue (as ``initiate_chats`` does, with carryover) on one thread or task of that engine, and return
@@ -21,14 +21,8 @@ import inspect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ....io.run_response import (
-    AsyncRunIterResponse,
-    AsyncRunResponse,
-    AsyncRunResponseProtocol,
-    RunIterResponse,
-    RunResponse,
-    RunResponseProtocol,
-)
+from ....io.chat_response import AsyncRunResponse, AsyncRunResponseProtocol, RunResponse, RunResponseProtocol
+from ....io.run_iter import AsyncRunIterResponse, RunIterResponse
 from ....tools.tool import Tool
 from ....types import is_agent
 from .agent_run import chats_with_user, executor_for_run, user_agent
