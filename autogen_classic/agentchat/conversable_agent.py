@@ -28,10 +28,10 @@ from ..events.received_events import create_received_event_model  # noqa: F401 -
 from ..events.run_events import ErrorEvent, RunCompletionEvent, TerminationEvent  # noqa: F401 - as in AG2 0.14
 from ..io import IOStream
 from ..io.base import AsyncInputStream, AsyncIOStreamProtocol, InputStream, IOStreamProtocol  # noqa: F401 - as above
-from ..io.run_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
-    AsyncRunIterResponse, AsyncRunResponse, AsyncRunResponseProtocol, RunIterResponse, RunResponse,
-    RunResponseProtocol,
+from ..io.chat_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    AsyncRunResponse, AsyncRunResponseProtocol, RunResponse, RunResponseProtocol,
 )
+from ..io.run_iter import AsyncRunIterResponse, RunIterResponse  # noqa: F401 - importable here, as in 0.14
 from ..io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream  # noqa: F401 - as above
 from ..messages.agent_messages import (
     ClearConversableAgentHistoryMessage,

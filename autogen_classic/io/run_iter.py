@@ -13,17 +13,13 @@ import queue
 import threading
 import weakref
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 from ..events.run_events import ErrorEvent, InputRequestEvent, RunCompletionEvent
 from .chat_worker import END
-from .run_cost import Cost
-from .run_state import RunState, as_cost
+from .run_state import RunState
 from .step_controller import StepController
 from .thread_io_stream import InputAnswer, ThreadIOStream
-
-if TYPE_CHECKING:
-    from ..tools.tool import Tool
 
 __all__ = ["AsyncRunIterResponse", "RunIterResponse"]
 
@@ -50,31 +46,38 @@ class _Stepped(RunState):
         self._thread = self._start_thread_func(self._iostream)
         self._thread.start()
 
-    def _next_item(self, timeout: float) -> Any:
-        """The next thing the chat sent, ``END`` when it is over, or ``queue.Empty`` after ``timeout``."""
+    def _next_item(self) -> Any:
+        """Let the chat go on; the next thing it sent, ``END`` when it is over, or None after a short wait."""
+        self._step_controller.step()
         try:
-            return self._iostream.input_stream.get(timeout=timeout)
+            return self._iostream.input_stream.get(timeout=0.1)
         except queue.Empty:
             thread = self._thread
             if thread is not None and not thread.is_alive() and self._iostream.input_stream.empty():
                 return END
-            raise
+            return None
 
-    def _shown(self, event: Any) -> tuple[bool, bool]:
-        """(stop, show): the run is over at this event; the consumer is shown this event."""
+    def _over(self, event: Any) -> bool:
+        """Whether the run is over at this item (its results taken); an ``ErrorEvent``'s error is raised."""
         if event is END:
-            return True, False
+            return True
         if isinstance(event, RunCompletionEvent):
             self._complete(event)
-            return True, False
+            return True
         if isinstance(event, ErrorEvent):
             self._done = True
             raise event.content.error
+        return False
+
+    def _shown(self, event: Any) -> bool:
+        """Whether the consumer is shown this event (input requests always, made answerable)."""
+        if event is None:
+            return False
         if isinstance(event, InputRequestEvent):
             if event.content.respond is None:
                 event.content.respond = InputAnswer(self._iostream._output_stream.put, event.content.prompt)
-            return False, True
-        return False, self._step_controller.should_block(event)
+            return True
+        return self._step_controller.should_block(event)
 
     def _stop(self) -> None:
         """Stop the chat (if it still runs) and wait for its thread."""
@@ -95,40 +98,6 @@ class _Stepped(RunState):
         """The agents of the run."""
         return self._agents
 
-    @property
-    def summary(self) -> Optional[str]:
-        """The summary of the chat (when the iteration reached the end of the run)."""
-        return self._summary
-
-    @property
-    def messages(self) -> Sequence[dict[str, Any]]:
-        """The chat history (when the iteration reached the end of the run)."""
-        return self._messages
-
-    @property
-    def context_variables(self) -> Any:
-        """The context variables (when the iteration reached the end of the run)."""
-        return self._context_variables
-
-    @property
-    def last_speaker(self) -> Optional[str]:
-        """The name of the agent that spoke last (when the iteration reached the end of the run)."""
-        return self._last_speaker
-
-    @property
-    def cost(self) -> Optional[Cost]:
-        """The cost (when the iteration reached the end of the run)."""
-        return self._cost
-
-    @cost.setter
-    def cost(self, value: Any) -> None:
-        self._cost = as_cost(value)
-
-    def set_ui_tools(self, tools: list["Tool"]) -> None:
-        """Set the UI tools of the run's agents."""
-        for agent in self._agents:
-            agent.set_ui_tools(tools)
-
 
 class RunIterResponse(_Stepped):
     """The response of ``run_iter``: ``for event in response`` steps through the run.
@@ -145,16 +114,8 @@ class RunIterResponse(_Stepped):
     def _generator(self) -> Iterator[Any]:
         self._start()
         try:
-            while True:
-                self._step_controller.step()  # the chat may go on to its next event
-                try:
-                    event = self._next_item(timeout=0.1)
-                except queue.Empty:
-                    continue
-                stop, show = self._shown(event)
-                if stop:
-                    return
-                if show:
+            while not self._over(event := self._next_item()):
+                if self._shown(event):
                     yield event
         finally:
             self._stop()
@@ -165,12 +126,8 @@ class AsyncRunIterResponse(_Stepped):
 
     The chat runs on a thread of its own (with an event loop of its own); the consumer's loop is never
     blocked. Leave the loop inside ``async with response:`` (or call ``await response.aclose()``) to stop
-    the chat at once; otherwise the event loop finalises the iteration a moment later.
-
-    Args:
-        start_thread_func: makes (without starting it) the thread that runs the chat on the given stream.
-        yield_on: the event classes to yield; None for every event.
-        agents: the agents of the run.
+    the chat at once; otherwise the event loop finalises the iteration a moment later. Arguments as for
+    ``RunIterResponse``.
     """
 
     def __init__(self, start_thread_func: StartThread, yield_on: Optional[Sequence[type]], agents: Sequence[Any]):
@@ -186,17 +143,9 @@ class AsyncRunIterResponse(_Stepped):
     async def _generator(self) -> AsyncIterator[Any]:
         self._start()
         loop = asyncio.get_running_loop()
-        try:
-            while True:
-                self._step_controller.step()
-                try:  # a short wait in a worker thread: the loop stays free, and no worker is left waiting
-                    event = await loop.run_in_executor(None, self._next_item, 0.1)
-                except queue.Empty:
-                    continue
-                stop, show = self._shown(event)
-                if stop:
-                    return
-                if show:
+        try:  # each short wait in a worker thread: the loop stays free, and no worker is left waiting
+            while not self._over(event := await loop.run_in_executor(None, self._next_item)):
+                if self._shown(event):
                     yield event
         finally:
             await asyncio.to_thread(self._stop)

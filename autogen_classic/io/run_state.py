@@ -8,18 +8,34 @@ Also the awaitable values an async response gives: ``await response.summary`` (A
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 from uuid import uuid4
 
 from .run_cost import Cost
 
-__all__ = ["RunState", "awaitable"]
+if TYPE_CHECKING:
+    from ..tools.tool import Tool
+
+__all__ = ["RunState", "awaitable", "awaited"]
 
 Message = dict[str, Any]
 
 
+def _result(attribute: str, doc: str, read_first: bool = False) -> property:
+    """A result property of a response: the value of ``attribute`` (after ``_before_read()`` if ``read_first``)."""
+
+    def read(self: "RunState") -> Any:
+        if read_first:
+            self._before_read()
+        return getattr(self, attribute)
+
+    return property(read, doc=doc)
+
+
 class RunState:
-    """The results of a run, available when it is over (None / empty until then)."""
+    """The results of a run, available when it is over (None / empty until then), and the run's agents."""
+
+    agents: Sequence[Any]
 
     def __init__(self) -> None:
         self._summary: Optional[str] = None
@@ -53,6 +69,25 @@ class RunState:
     def note_human_input(self, human_input: Optional[list[str]]) -> None:
         """Keep the human input of the run's chat (what a ``ChatResult`` has as ``human_input``)."""
         self._human_input = human_input
+
+    def _before_read(self) -> None:
+        """Called before ``summary`` and ``cost`` are read (a response may run its chat first)."""
+
+    def _set_cost(self, value: Any) -> None:
+        self._cost = as_cost(value)
+
+    summary = _result("_summary", "The summary of the chat (when the run is over).", read_first=True)
+    messages = _result("_messages", "The chat history (when the run is over).")
+    context_variables = _result("_context_variables",
+                                "The context variables (when the run is over; None for a two-agent chat).")
+    last_speaker = _result("_last_speaker", "The name of the agent that spoke last (when the run is over).")
+    cost = _result("_cost", "The cost (when the run is over); it also reads as the classic cost dict.",
+                   read_first=True).setter(_set_cost)
+
+    def set_ui_tools(self, tools: list["Tool"]) -> None:
+        """Set the UI tools of the run's agents."""
+        for agent in self.agents:
+            agent.set_ui_tools(tools)
 
     @property
     def uuid(self) -> Any:
@@ -113,6 +148,11 @@ class _AwaitableValue:
     def __await__(self) -> Generator[Any, None, Any]:
         return self.value
         yield  # pragma: no cover - makes this a generator
+
+
+def awaited(attribute: str, doc: str) -> property:
+    """A result property of an async response: the value of ``attribute``, also awaitable."""
+    return property(lambda self: awaitable(getattr(self, attribute)), doc=doc)
 
 
 def awaitable(value: Any) -> Any:

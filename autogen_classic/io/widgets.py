@@ -23,7 +23,8 @@ from functools import partial
 from typing import Any, Optional
 
 from ..events.run_events import InputRequestEvent
-from .run_response import AsyncRunIterResponse, AsyncRunResponse
+from .chat_response import AsyncRunResponse
+from .run_iter import AsyncRunIterResponse
 
 __all__ = ["SpeakerButtons"]
 

@@ -13,26 +13,19 @@ its events end with a ``RunCompletionEvent`` holding the context variables, or a
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
-from ...events.run_events import ErrorEvent, RunCompletionEvent
-from ...io.base import IOStream
-from ...io.chat_worker import ChatTask, ChatThread
-from ...io.run_response import (
-    AsyncRunIterResponse,
-    AsyncRunResponse,
-    AsyncRunResponseProtocol,
-    RunDriver,
-    RunIterResponse,
-    RunResponse,
-    RunResponseProtocol,
+from ...events.run_events import ErrorEvent, RunCompletionEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ...io.base import IOStream  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ...io.chat_response import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
+    AsyncRunResponse, AsyncRunResponseProtocol, RunResponse, RunResponseProtocol,
 )
-from ...io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream
+from ...io.run_iter import AsyncRunIterResponse, RunIterResponse
+from ...io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream  # noqa: F401 - importable here, as in 0.14
 from ...llm_config import LLMConfig
 from ..chat import ChatResult, CostDict
+from ..conversable.runs.launcher import RunLauncher
 from ..groupchat.handoffs import cleanup_temp_user_messages
 from ..transitions import ContextVariables
 from ..utils import gather_usage_summary
@@ -51,50 +44,51 @@ __all__ = [
 ]
 
 
-def _check_pattern(pattern: Any, function: str) -> None:
-    if not isinstance(pattern, Pattern):
-        raise TypeError(
-            f"{function} takes a Pattern (DefaultPattern, AutoPattern, RoundRobinPattern, RandomPattern, "
-            f"ManualPattern) as pattern; got {type(pattern).__name__} {pattern!r:.60}."
-        )
+class _GroupChatStart:
+    """A group chat as its pattern sets it up (the safeguard policy applied), up to its first message.
 
+    ``initiate_group_chat`` and its async twin differ only in how they resume and start the chat.
+    """
 
-def _prepare(
-    pattern: Pattern,
-    messages: Union[list[dict[str, Any]], str],
-    max_rounds: int,
-    safeguard_policy: Optional[Union[dict[str, Any], str]],
-    safeguard_llm_config: Optional[LLMConfig],
-    mask_llm_config: Optional[LLMConfig],
-) -> tuple[ContextVariables, Any, list[dict[str, Any]], Any]:
-    """Let the pattern set up the chat; apply the safeguard policy. Returns the context variables, the
-    manager, the opening messages and the agent that sent the first one."""
-    prepared = pattern.prepare_group_chat(max_rounds=max_rounds, messages=messages)
-    context_variables, manager, processed_messages, last_agent = prepared[3], prepared[8], prepared[9], prepared[10]
-    if safeguard_policy:
-        from .safeguards import apply_safeguard_policy  # loaded only when a policy is given
+    def __init__(self, pattern: Any, messages: Union[list[dict[str, Any]], str], max_rounds: int,
+                 safeguard_policy: Optional[Union[dict[str, Any], str]], safeguard_llm_config: Optional[LLMConfig],
+                 mask_llm_config: Optional[LLMConfig], function: str) -> None:
+        if not isinstance(pattern, Pattern):
+            raise TypeError(
+                f"{function} takes a Pattern (DefaultPattern, AutoPattern, RoundRobinPattern, RandomPattern, "
+                f"ManualPattern) as pattern; got {type(pattern).__name__} {pattern!r:.60}."
+            )
+        self.pattern = pattern
+        prepared = pattern.prepare_group_chat(max_rounds=max_rounds, messages=messages)
+        self.context_variables, self.manager, self.processed, self.starter = (
+            prepared[3], prepared[8], prepared[9], prepared[10])
+        if safeguard_policy:
+            from .safeguards import apply_safeguard_policy  # loaded only when a policy is given
 
-        apply_safeguard_policy(
-            groupchat_manager=manager,
-            policy=safeguard_policy,
-            safeguard_llm_config=safeguard_llm_config,
-            mask_llm_config=mask_llm_config,
-        )
-    return context_variables, manager, processed_messages, last_agent
+            apply_safeguard_policy(groupchat_manager=self.manager, policy=safeguard_policy,
+                                   safeguard_llm_config=safeguard_llm_config, mask_llm_config=mask_llm_config)
 
+    @property
+    def resumes(self) -> bool:
+        """Whether the chat resumes from several opening messages (``manager.resume``)."""
+        return len(self.processed) > 1
 
-def _finish(result: ChatResult, manager: Any) -> ChatResult:
-    # initiate_chat counts the cost of its two agents; the group's cost is that of every agent and the manager.
-    result.cost = cast(CostDict, gather_usage_summary(list(manager.groupchat.agents) + [manager]))
-    cleanup_temp_user_messages(result)
-    return result
+    def opening(self, resumed: Optional[tuple[Any, Any]]) -> tuple[Any, dict[str, Any]]:
+        """The agent that starts the chat and its ``initiate_chat`` arguments; ``resumed``: what resuming gave."""
+        starter, message, clear_history = (*resumed, False) if resumed is not None else (self.starter, self.processed[0], True)
+        if starter is None:
+            raise ValueError(
+                "No agent selected to start the conversation: the opening messages name no sender and the pattern "
+                "has no user_agent. Give the pattern a user_agent, or name the sender in the first message ('name')."
+            )
+        return starter, dict(message=message, clear_history=clear_history, summary_method=self.pattern.summary_method)
 
-
-def _no_starter() -> ValueError:
-    return ValueError(
-        "No agent selected to start the conversation: the opening messages name no sender and the pattern has no "
-        "user_agent. Give the pattern a user_agent, or name the sender in the first message ('name')."
-    )
+    def outcome(self, result: ChatResult) -> tuple[ChatResult, ContextVariables, Any]:
+        """The run's outcome: its result with the cost of every agent and the manager (``initiate_chat`` counts
+        its two agents only), the context variables, the last speaker."""
+        result.cost = cast(CostDict, gather_usage_summary(list(self.manager.groupchat.agents) + [self.manager]))
+        cleanup_temp_user_messages(result)
+        return result, self.context_variables, self.manager.last_speaker
 
 
 def initiate_group_chat(
@@ -123,21 +117,10 @@ def initiate_group_chat(
         ValueError: the pattern is not usable (no agents, a hand-off leading outside the group ...): before the
             chat starts.
     """
-    _check_pattern(pattern, "initiate_group_chat")
-    context_variables, manager, processed, last_agent = _prepare(
-        pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config
-    )
-    if len(processed) > 1:
-        last_agent, last_message = manager.resume(messages=processed)
-        clear_history = False
-    else:
-        last_message, clear_history = processed[0], True
-    if last_agent is None:
-        raise _no_starter()
-    result = last_agent.initiate_chat(
-        manager, message=last_message, clear_history=clear_history, summary_method=pattern.summary_method
-    )
-    return _finish(result, manager), context_variables, manager.last_speaker
+    start = _GroupChatStart(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                            "initiate_group_chat")
+    starter, arguments = start.opening(start.manager.resume(messages=start.processed) if start.resumes else None)
+    return start.outcome(starter.initiate_chat(start.manager, **arguments))
 
 
 async def a_initiate_group_chat(
@@ -149,21 +132,11 @@ async def a_initiate_group_chat(
     mask_llm_config: Optional[LLMConfig] = None,
 ) -> tuple[ChatResult, ContextVariables, Agent]:
     """(async) Set up a group chat with ``pattern`` and run it; see :func:`initiate_group_chat`."""
-    _check_pattern(pattern, "a_initiate_group_chat")
-    context_variables, manager, processed, last_agent = _prepare(
-        pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config
-    )
-    if len(processed) > 1:
-        last_agent, last_message = await manager.a_resume(messages=processed)
-        clear_history = False
-    else:
-        last_message, clear_history = processed[0], True
-    if last_agent is None:
-        raise _no_starter()
-    result = await last_agent.a_initiate_chat(
-        manager, message=last_message, clear_history=clear_history, summary_method=pattern.summary_method
-    )
-    return _finish(result, manager), context_variables, manager.last_speaker
+    start = _GroupChatStart(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                            "a_initiate_group_chat")
+    resumed = await start.manager.a_resume(messages=start.processed) if start.resumes else None
+    starter, arguments = start.opening(resumed)
+    return start.outcome(await starter.a_initiate_chat(start.manager, **arguments))
 
 
 # ---------------------------------------------------------------- runs for a consumer of the events
@@ -171,28 +144,18 @@ def _run_agents(pattern: Pattern) -> list[Any]:
     return list(pattern.agents) + ([pattern.user_agent] if pattern.user_agent else [])
 
 
-def _summary_text(summary: Any) -> str:
-    if isinstance(summary, dict):
-        return _summary_text(summary.get("content", ""))
-    return "" if summary is None else summary if isinstance(summary, str) else str(summary)
+def _launcher(pattern: Pattern, messages: Any, max_rounds: int, *safeguards: Any) -> RunLauncher:
+    """The launcher of a group chat run (arguments as for :func:`initiate_group_chat`)."""
 
+    def report(outcome: tuple[ChatResult, ContextVariables, Any]) -> tuple[ChatResult, Optional[str], Any]:
+        result, context_variables, last = outcome
+        return result, getattr(last, "name", None), context_variables
 
-def _completed(outcome: tuple[ChatResult, ContextVariables, Any], held: Any = None) -> Any:
-    """Send the run's ``RunCompletionEvent`` (to the current stream); returns the chat result."""
-    result, context_variables, last = outcome
-    response = held() if held is not None else None
-    if response is not None:
-        response.note_human_input(result.human_input)
-    IOStream.get_default().send(RunCompletionEvent.build(
-        summary=_summary_text(result.summary), history=list(result.chat_history or []), cost=result.cost,
-        last_speaker=getattr(last, "name", None), context_variables=context_variables,
-    ))
-    return result
-
-
-def _started(worker: Any) -> RunDriver:
-    # The run is already going (as in AG2 Classic: it starts when the function is called).
-    return RunDriver(lambda: worker, None, False, lambda result: None)
+    return RunLauncher(
+        lambda: initiate_group_chat(pattern, messages, max_rounds, *safeguards),
+        lambda: a_initiate_group_chat(pattern, messages, max_rounds, *safeguards),
+        report, _run_agents(pattern), "autogen-classic-group-run",
+    )
 
 
 def run_group_chat(
@@ -210,23 +173,9 @@ def run_group_chat(
     set when the run is over. Arguments as for :func:`initiate_group_chat`; a failure (a bad pattern too)
     arrives as an ``ErrorEvent``, and iterating the events raises it.
     """
-    iostream = ThreadIOStream()
-    response = RunResponse(iostream, agents=_run_agents(pattern))
-    held = weakref.ref(response)  # no cycle through the chat
-
-    def target() -> Any:
-        try:
-            outcome = initiate_group_chat(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config,
-                                          mask_llm_config)
-        except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-            iostream.send(ErrorEvent(error=error))
-            return None
-        return _completed(outcome, held)
-
-    thread = ChatThread(target, iostream, name="autogen-classic-group-run")
-    response.drive(_started(thread))
-    thread.start()
-    return response
+    # As in AG2 Classic, the run starts when the function is called.
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    return launcher.run(at_once=True)
 
 
 async def a_run_group_chat(
@@ -242,44 +191,8 @@ async def a_run_group_chat(
     ``async for event in response.events`` (or ``await response.process()``), then ``await response.summary``
     and the other results. Arguments as for :func:`initiate_group_chat`.
     """
-    iostream = AsyncThreadIOStream()
-    response = AsyncRunResponse(iostream, agents=_run_agents(pattern))
-    held = weakref.ref(response)
-
-    async def target() -> Any:
-        try:
-            outcome = await a_initiate_group_chat(pattern, messages, max_rounds, safeguard_policy,
-                                                  safeguard_llm_config, mask_llm_config)
-        except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-            iostream.send(ErrorEvent(error=error))
-            return None
-        return _completed(outcome, held)
-
-    task = ChatTask(target, iostream)
-    response.drive(_started(task))
-    task.start()
-    return response
-
-
-def _stepped_thread(pattern: Pattern, messages: Any, max_rounds: int, safeguards: tuple[Any, Any, Any],
-                    run_async: bool) -> Any:
-    """``start_thread_func`` of a step-by-step run: a thread (not started) running the chat on a stream."""
-
-    def create_thread(iostream: ThreadIOStream) -> ChatThread:
-        def target() -> Any:
-            try:
-                if run_async:
-                    outcome = asyncio.run(a_initiate_group_chat(pattern, messages, max_rounds, *safeguards))
-                else:
-                    outcome = initiate_group_chat(pattern, messages, max_rounds, *safeguards)
-            except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-                iostream.send(ErrorEvent(error=error))
-                return None
-            return _completed(outcome)
-
-        return ChatThread(target, iostream, name="autogen-classic-group-run-iter")
-
-    return create_thread
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    return launcher.a_run(at_once=True)
 
 
 def run_group_chat_iter(
@@ -300,12 +213,8 @@ def run_group_chat_iter(
         yield_on: the event classes to yield (e.g. ``[TextEvent, TerminationEvent]``); None: every event.
         (the others as for :func:`initiate_group_chat`)
     """
-    safeguards = (safeguard_policy, safeguard_llm_config, mask_llm_config)
-    return RunIterResponse(
-        start_thread_func=_stepped_thread(pattern, messages, max_rounds, safeguards, run_async=False),
-        yield_on=yield_on,
-        agents=_run_agents(pattern),
-    )
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    return launcher.run_iter(yield_on)
 
 
 def a_run_group_chat_iter(
@@ -322,9 +231,5 @@ def a_run_group_chat_iter(
     The chat runs its async methods on a thread with an event loop of its own, so the caller's loop is never
     blocked. Arguments as for :func:`run_group_chat_iter`.
     """
-    safeguards = (safeguard_policy, safeguard_llm_config, mask_llm_config)
-    return AsyncRunIterResponse(
-        start_thread_func=_stepped_thread(pattern, messages, max_rounds, safeguards, run_async=True),
-        yield_on=yield_on,
-        agents=_run_agents(pattern),
-    )
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    return launcher.a_run_iter(yield_on)

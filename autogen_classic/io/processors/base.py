@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..run_response import AsyncRunResponseProtocol, RunResponseProtocol
+    from ..chat_response import AsyncRunResponseProtocol, RunResponseProtocol
 
 __all__ = ["AsyncEventProcessorProtocol", "EventProcessorProtocol"]
 

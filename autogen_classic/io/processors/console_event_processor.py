@@ -16,7 +16,7 @@ from ...events.base_event import BaseEvent  # noqa: F401 - importable here, as i
 from ...events.run_events import InputRequestEvent
 
 if TYPE_CHECKING:
-    from ..run_response import AsyncRunResponseProtocol, RunResponseProtocol
+    from ..chat_response import AsyncRunResponseProtocol, RunResponseProtocol
 
 __all__ = ["AsyncConsoleEventProcessor", "ConsoleEventProcessor"]
 

@@ -3,9 +3,9 @@ AG2 Classic 0.14's single-agent ``run`` (see :mod:`.run_api`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Optional, Union
 
 from ....coding.utils import content_str
 from ....tools.tool import Tool
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ...chat import ChatResult
     from ...conversable_agent import ConversableAgent
 
-__all__ = ["a_run_with_user", "executor_for_run", "run_with_user", "user_agent"]
+__all__ = ["chats_with_user", "executor_for_run", "user_agent"]
 
 USER_AGENT_NAME = "user"
 
@@ -71,44 +71,32 @@ def user_agent(
             agent.update_tool_signature(tool_sig=tool.tool_schema["function"]["name"], is_remove=True)
 
 
-def run_with_user(
+def chats_with_user(
     agent: ConversableAgent,
-    agent_class: type[ConversableAgent],
-    message: str,
-    tools: Optional[Union[Tool, Iterable[Tool]]],
-    executor_kwargs: Optional[dict[str, Any]],
-    max_turns: Optional[int],
-    msg_to: Literal["agent", "user"],
-    clear_history: bool,
-    user_input: bool,
-    summary_method: Any = "last_msg",
-) -> ChatResult:
-    """ag2 0.7.3's ``ConversableAgent.run(message, ...)``: the chat runs here, on the current console."""
-    mode = "ALWAYS" if user_input else "NEVER"
-    with user_agent(agent, agent_class, executor_kwargs, tools, mode) as user:
-        first, second = (user, agent) if msg_to == "agent" else (agent, user)
-        return first.initiate_chat(second, message=message, clear_history=clear_history, max_turns=max_turns,
-                                   summary_method=summary_method)
+    user: Callable[[], ContextManager[ConversableAgent]],
+    msg_to: str,
+    arguments: dict[str, Any],
+) -> tuple[Callable[[], ChatResult], Callable[[], Awaitable[ChatResult]]]:
+    """The chat of ``agent`` with the agent ``user()`` stands in, in its sync and async forms.
 
+    Args:
+        agent: the agent the run belongs to.
+        user: gives the agent standing for the user, for the chat only (``user_agent``, ``executor_for_run``).
+        msg_to: "agent": the user sends the first message to ``agent``; "user": ``agent`` sends it.
+        arguments: the ``initiate_chat`` arguments (``message``, ``clear_history``, ``max_turns`` ...).
+    """
 
-async def a_run_with_user(
-    agent: ConversableAgent,
-    agent_class: type[ConversableAgent],
-    message: str,
-    tools: Optional[Union[Tool, Iterable[Tool]]],
-    executor_kwargs: Optional[dict[str, Any]],
-    max_turns: Optional[int],
-    msg_to: Literal["agent", "user"],
-    clear_history: bool,
-    user_input: bool,
-    summary_method: Any = "last_msg",
-) -> ChatResult:
-    """ag2 0.7.3's ``ConversableAgent.a_run(message, ...)``: the chat runs here, on the current console."""
-    mode = "ALWAYS" if user_input else "NEVER"
-    with user_agent(agent, agent_class, executor_kwargs, tools, mode) as user:
-        first, second = (user, agent) if msg_to == "agent" else (agent, user)
-        return await first.a_initiate_chat(second, message=message, clear_history=clear_history, max_turns=max_turns,
-                                           summary_method=summary_method)
+    def chat() -> ChatResult:
+        with user() as stand_in:
+            first, second = (stand_in, agent) if msg_to == "agent" else (agent, stand_in)
+            return first.initiate_chat(second, **arguments)
+
+    async def a_chat() -> ChatResult:
+        with user() as stand_in:
+            first, second = (stand_in, agent) if msg_to == "agent" else (agent, stand_in)
+            return await first.a_initiate_chat(second, **arguments)
+
+    return chat, a_chat
 
 
 @contextmanager

@@ -2,7 +2,7 @@
 
 ``agent.run(recipient, message=...)`` chats with ``recipient``; ``agent.run(message=...)`` chats with
 the agent's ``run_executor``, an agent standing for the user that executes the tools. The chat runs for
-the consumer of the returned response (``autogen_classic.io.run_response``) on the engine of
+the consumer of the returned response (``autogen_classic.io.chat_response``) on the engine of
 ``initiate_chat_stream`` (``autogen_classic.io.chat_worker``): its events, as ``autogen.events`` classes,
 end with a ``RunCompletionEvent`` (or an ``ErrorEvent``). ``sequential_run`` / ``a_sequential_run`` run the
 chats of a queue (as ``initiate_chats`` does, with carryover) on one thread or task of that engine, and return
@@ -16,33 +16,18 @@ unused runs its chat then; see ``RunResponse``.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
-import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ....events.chat_events import PostCarryoverProcessingEvent
-from ....events.run_events import ErrorEvent, RunCompletionEvent
-from ....exception_utils import InvalidArgumentTypeError
-from ....io.base import IOStream
-from ....io.chat_worker import END, ChatTask, ChatThread
-from ....io.run_response import (
-    AsyncRunIterResponse,
-    AsyncRunResponse,
-    AsyncRunResponseProtocol,
-    RunDriver,
-    RunIterResponse,
-    RunResponse,
-    RunResponseProtocol,
-)
-from ....io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
+from ....io.chat_response import AsyncRunResponse, AsyncRunResponseProtocol, RunResponse, RunResponseProtocol
+from ....io.run_iter import AsyncRunIterResponse, RunIterResponse
 from ....tools.tool import Tool
 from ....types import is_agent
-from ...chat import _chat_kwargs, _check_queue, carried_over
-from .agent_run import a_run_with_user, executor_for_run, run_with_user
-from ..chat_driver import _with_sender
+from .agent_run import chats_with_user, executor_for_run, user_agent
+from .chat_queue import ChatQueueRun, speaker_name
+from .launcher import RunLauncher
 
 if TYPE_CHECKING:
     from ...chat import ChatResult
@@ -51,7 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["RunMixin"]
 
 DEFAULT_SUMMARY_METHOD = "last_msg"
-Chat = Callable[[], Any]
 
 
 def _serves_073(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -76,136 +60,6 @@ def _serves_073(method: Callable[..., Any]) -> Callable[..., Any]:
         return method(self, *args, **kwargs)
 
     return wrapper
-
-
-def _summary_text(summary: Any) -> str:
-    # A summary that is a message dict (some models answer so) reads as its content.
-    if isinstance(summary, str):
-        return summary
-    if summary is None:
-        return ""
-    if isinstance(summary, dict):
-        return _summary_text(summary.get("content", ""))
-    return str(summary)
-
-
-def _note_human_input(held: "weakref.ref[Any]", result: "ChatResult") -> None:
-    response = held()
-    if response is not None:
-        response.note_human_input(result.human_input)
-
-
-def _speaker_name(first: Any, other: Any, result: "ChatResult") -> Optional[str]:
-    """The name of the agent that spoke last in the chat ``first`` started with ``other``."""
-    history = result.chat_history or []
-    speaker = other if history and history[-1].get("name") == other.name else first
-    speaker = getattr(other, "last_speaker", None) or speaker  # a group chat manager knows its own
-    return getattr(speaker, "name", None)
-
-
-def _entries(chat_queue: Any) -> list[Any]:
-    if not isinstance(chat_queue, list):
-        raise InvalidArgumentTypeError(
-            f"chat_queue must be a list of dicts of initiate_chat arguments, one per chat; got "
-            f"{type(chat_queue).__name__}. Wrap a single chat in a list: sequential_run([{{...}}])."
-        )
-    return chat_queue
-
-
-def _chat_agents(agent: Any, chat_info: Any) -> list[Any]:
-    # The agents of one chat as far as its entry names them; a malformed entry is reported by the run itself.
-    if not isinstance(chat_info, dict):
-        return [agent]
-    return [a for a in (chat_info.get("sender") or agent, chat_info.get("recipient")) if a is not None]
-
-
-class _ChatQueueRun:
-    """The chats of a sequential run, one after another, each talking through the stream of its own response.
-
-    The queue is checked as ``initiate_chats`` checks it; each chat's carryover gets the summaries of the chats
-    before it. An error goes to the response of the chat it ended (the first response when the queue failed its
-    check); the responses of the chats after it get an error saying so, and every response's events end.
-    """
-
-    def __init__(self, agent: Any, chat_queue: list[Any], iostreams: Sequence[Any], responses: Sequence[Any]):
-        self.agent = agent
-        self.chat_queue = chat_queue
-        self.iostreams = iostreams
-        self.held = [weakref.ref(response) for response in responses]
-        self.summaries: dict[int, Any] = {}
-        self.index = -1  # the chat running; -1 while the queue is checked
-
-    def queue(self) -> list[dict[str, Any]]:
-        queue = _with_sender(self.chat_queue, self.agent)
-        _check_queue(queue)
-        return queue  # type: ignore[no-any-return]
-
-    def begin(self, index: int, chat_info: dict[str, Any]) -> dict[str, Any]:
-        self.index = index
-        info = carried_over(chat_info, self.summaries)
-        if not info.get("silent", False):
-            IOStream.get_default().send(PostCarryoverProcessingEvent(chat_info=info))
-        return info
-
-    def end(self, index: int, info: dict[str, Any], result: "ChatResult") -> None:
-        self.summaries[index] = result.summary
-        _note_human_input(self.held[index], result)
-        speaker = _speaker_name(info["sender"], info["recipient"], result)
-        IOStream.get_default().send(RunMixin._completion(result, speaker))
-
-    def run(self) -> None:
-        """Run the chats (on the run's thread)."""
-        try:
-            for index, chat_info in enumerate(self.queue()):
-                with IOStream.set_default(self.iostreams[index]):
-                    info = self.begin(index, chat_info)
-                    self.end(index, info, info["sender"].initiate_chat(**_chat_kwargs(info)))
-        except BaseException as error:  # noqa: BLE001 - handed to the consumers
-            self.fail(error)
-            if not isinstance(error, (Exception, ChatStreamClosed)):
-                raise
-        finally:
-            self.finish()
-
-    async def a_run(self) -> None:
-        """Run the chats (as the run's task)."""
-        try:
-            for index, chat_info in enumerate(self.queue()):
-                with IOStream.set_default(self.iostreams[index]):
-                    info = self.begin(index, chat_info)
-                    self.end(index, info, await info["sender"].a_initiate_chat(**_chat_kwargs(info)))
-        except BaseException as error:  # noqa: BLE001 - handed to the consumers
-            self.fail(error)
-            if not isinstance(error, (Exception, ChatStreamClosed)):
-                raise
-        finally:
-            self.finish()
-
-    def fail(self, error: BaseException) -> None:
-        failed = max(self.index, 0)
-        if isinstance(error, Exception):
-            self._tell(failed, error)
-        for later in range(failed + 1, len(self.iostreams)):
-            if self.index < 0:
-                why = f"the chat queue failed its check ({type(error).__name__}: {error}; raised by the first response)"
-            elif isinstance(error, ChatStreamClosed):
-                why = (f"the events of chat_queue[{failed}] were no longer read (its response was dropped before its "
-                       "chat ended), which stops the chats after it")
-            else:
-                why = f"chat_queue[{failed}] failed ({type(error).__name__}: {error})"
-            not_run = RuntimeError(f"chat_queue[{later}] did not run: {why}.")
-            not_run.__cause__ = error
-            self._tell(later, not_run)
-
-    def _tell(self, index: int, error: BaseException) -> None:
-        stream = self.iostreams[index]
-        if not stream.closed:
-            stream.send(ErrorEvent(error=error))
-
-    def finish(self) -> None:
-        # A response whose chat never ran would otherwise wait for its events for ever.
-        for stream in self.iostreams:
-            stream.input_stream.put_nowait(END)
 
 
 class RunMixin:
@@ -242,57 +96,34 @@ class RunMixin:
             f"got {recipient!r} ({type(recipient).__name__}). For a chat with this agent alone use run(message=...)."
         )
 
-    def _chat(self, recipient: Any, arguments: dict[str, Any], single: dict[str, Any], run_async: bool) -> Chat:
-        """The chat of a run, as a function (a coroutine function when ``run_async``) returning its ``ChatResult``."""
-        if recipient is not None:
-            start = self.a_initiate_chat if run_async else self.initiate_chat  # type: ignore[attr-defined]
-            return functools.partial(start, recipient, **arguments)
-        mode = "ALWAYS" if single["user_input"] else "NEVER"
+    def _launcher(self, recipient: Any, task: Any, clear_history: bool, silent: Any, cache: Any, max_turns: Any,
+                  summary_method: Any, summary_args: Any, message: Any, executor_kwargs: Any, tools: Any,
+                  user_input: Any, msg_to: Any, kwargs: dict[str, Any]) -> RunLauncher:
+        """The launcher of a run's chat (arguments as for ``run``): with ``recipient``; else (alone) through the
+        ``run_executor``, or, for ag2 0.7.3's ``task``, through a new "user" agent."""
         agent: Any = self
+        mode = "ALWAYS" if user_input else "NEVER"
+        if recipient is not None and task is None:
+            arguments = dict(clear_history=clear_history, silent=silent, cache=cache, max_turns=max_turns,
+                             summary_method=summary_method, summary_args=summary_args, message=message, **kwargs)
+            chat = functools.partial(self.initiate_chat, recipient, **arguments)  # type: ignore[attr-defined]
+            a_chat = functools.partial(self.a_initiate_chat, recipient, **arguments)  # type: ignore[attr-defined]
+        else:
+            recipient = None
 
-        def executor() -> Any:
-            return executor_for_run(
-                agent, self._agent_class(), single["executor_kwargs"], single["tools"], "user", mode
-            )
+            def user() -> Any:
+                if task is not None:
+                    return user_agent(agent, self._agent_class(), executor_kwargs, tools, mode)
+                return executor_for_run(agent, self._agent_class(), executor_kwargs, tools, "user", mode)
 
-        chat_arguments = {k: arguments[k] for k in ("message", "clear_history", "max_turns", "summary_method")}
+            chat, a_chat = chats_with_user(agent, user, msg_to or "user", dict(
+                message=message if task is None else task, clear_history=clear_history, max_turns=max_turns,
+                summary_method=summary_method))
 
-        if run_async:
-            async def a_chat() -> Any:
-                with executor() as user:
-                    first, second = (user, agent) if single["msg_to"] == "agent" else (agent, user)
-                    return await first.a_initiate_chat(second, **chat_arguments)
+        def report(result: "ChatResult") -> tuple["ChatResult", Optional[str], Any]:
+            return result, self.name if recipient is None else speaker_name(self, recipient, result), None
 
-            return a_chat
-
-        def chat() -> Any:
-            with executor() as user:
-                first, second = (user, agent) if single["msg_to"] == "agent" else (agent, user)
-                return first.initiate_chat(second, **chat_arguments)
-
-        return chat
-
-    def _last_speaker(self, recipient: Any) -> Callable[["ChatResult"], Optional[str]]:
-        def last_speaker(result: "ChatResult") -> Optional[str]:
-            return self.name if recipient is None else _speaker_name(self, recipient, result)
-
-        return last_speaker
-
-    @staticmethod
-    def _completion(result: "ChatResult", last_speaker: Optional[str]) -> Any:
-        # The history as it is now: the agents' stored messages are the same list, which a later chat clears.
-        return RunCompletionEvent.build(summary=_summary_text(result.summary),
-                                        history=list(result.chat_history or []), cost=result.cost,
-                                        last_speaker=last_speaker, context_variables=None)
-
-    @staticmethod
-    def _prepare(clear_history: bool, silent: Any, cache: Any, max_turns: Any,
-                 summary_method: Any, summary_args: Any, message: Any, executor_kwargs: Any, tools: Any,
-                 user_input: Any, msg_to: Any, kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        arguments = dict(clear_history=clear_history, silent=silent, cache=cache, max_turns=max_turns,
-                         summary_method=summary_method, summary_args=summary_args, message=message, **kwargs)
-        single = dict(executor_kwargs=executor_kwargs, tools=tools, user_input=user_input, msg_to=msg_to or "user")
-        return arguments, single
+        return RunLauncher(chat, a_chat, report, [self, recipient] if recipient else [self], "autogen-classic-run")
 
     # ----------------------------------------------------------- run
     @_serves_073
@@ -337,38 +168,11 @@ class RunMixin:
         returns the finished response, which reads as its ``ChatResult``.
         """
         task = self._run_arguments(recipient, message, msg_to)
+        launcher = self._launcher(recipient, task, clear_history, silent, cache, max_turns, summary_method,
+                                  summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
         if task is not None:  # ag2 0.7.3: run(message, ...) returned the ChatResult of a finished chat
-            result = run_with_user(
-                self, self._agent_class(), task, tools, executor_kwargs, max_turns,  # type: ignore[arg-type]
-                msg_to or "user", clear_history, bool(user_input), summary_method,
-            )
-            finished = RunResponse(ThreadIOStream(), agents=[self])
-            finished._complete_from(result, self.name)
-            return finished
-        arguments, single = self._prepare(clear_history, silent, cache, max_turns, summary_method,
-                                          summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
-        chat = self._chat(recipient, arguments, single, run_async=False)
-        last_speaker = self._last_speaker(recipient)
-        iostream = ThreadIOStream()
-        response = RunResponse(iostream, agents=[self, recipient] if recipient else [self])
-        held = weakref.ref(response)  # no cycle through the chat: a response dropped unused is freed at once
-
-        def target() -> Any:
-            try:
-                result = chat()
-            except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-                iostream.send(ErrorEvent(error=error))
-                return None
-            _note_human_input(held, result)
-            IOStream.get_default().send(self._completion(result, last_speaker(result)))
-            return result
-
-        def start() -> ChatThread:
-            thread = ChatThread(target, iostream, name="autogen-classic-run")
-            thread.start()
-            return thread
-
-        return response.drive(RunDriver(start, chat, recipient is None, last_speaker))
+            return launcher.run_here()
+        return launcher.run(classic_reads=recipient is None)
 
     @_serves_073
     async def a_run(
@@ -394,61 +198,13 @@ class RunMixin:
         runs the chat at once and returns the finished response.
         """
         task = self._run_arguments(recipient, message, msg_to)
+        launcher = self._launcher(recipient, task, clear_history, silent, cache, max_turns, summary_method,
+                                  summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
         if task is not None:  # ag2 0.7.3: a_run(message, ...) returned the ChatResult of a finished chat
-            result = await a_run_with_user(
-                self, self._agent_class(), task, tools, executor_kwargs, max_turns,  # type: ignore[arg-type]
-                msg_to or "user", clear_history, bool(user_input), summary_method,
-            )
-            finished = AsyncRunResponse(AsyncThreadIOStream(), agents=[self])
-            finished._complete_from(result, self.name)
-            return finished
-        arguments, single = self._prepare(clear_history, silent, cache, max_turns, summary_method,
-                                          summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
-        a_chat = self._chat(recipient, arguments, single, run_async=True)
-        last_speaker = self._last_speaker(recipient)
-        iostream = AsyncThreadIOStream()
-        response = AsyncRunResponse(iostream, agents=[self, recipient] if recipient else [self])
-        held = weakref.ref(response)  # no cycle through the chat: a response dropped unused is freed at once
-
-        async def target() -> Any:
-            try:
-                result = await a_chat()
-            except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-                iostream.send(ErrorEvent(error=error))
-                return None
-            _note_human_input(held, result)
-            iostream.send(self._completion(result, last_speaker(result)))
-            return result
-
-        def start() -> ChatTask:
-            chat_task = ChatTask(target, iostream)
-            chat_task.start()
-            return chat_task
-
-        return response.drive(RunDriver(start, a_chat, recipient is None, last_speaker))
+            return await launcher.a_run_here()
+        return launcher.a_run(classic_reads=recipient is None)
 
     # ----------------------------------------------------------- run_iter
-    def _stepped_thread(self, chat: Chat, last_speaker: Callable[[Any], Optional[str]], run_async: bool
-                        ) -> Callable[[ThreadIOStream], ChatThread]:
-        """``start_thread_func`` of a step-by-step response: a thread (not started) running ``chat`` on a stream."""
-
-        def create_thread(iostream: ThreadIOStream) -> ChatThread:
-            def completed(result: Any) -> Any:
-                iostream.send(self._completion(result, last_speaker(result)))
-                return result
-
-            def target() -> Any:
-                try:
-                    result = asyncio.run(chat()) if run_async else chat()
-                except Exception as error:  # noqa: BLE001 - handed to the consumer as an event
-                    iostream.send(ErrorEvent(error=error))
-                    return None
-                return completed(result)
-
-            return ChatThread(target, iostream, name="autogen-classic-run-iter")
-
-        return create_thread
-
     def run_iter(
         self,
         recipient: Optional["ConversableAgent"] = None,
@@ -483,14 +239,9 @@ class RunMixin:
             raise TypeError(
                 "run_iter() takes the message as message=...; its first argument is the agent to chat with."
             )
-        arguments, single = self._prepare(clear_history, silent, cache, max_turns, summary_method,
-                                          summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
-        chat = self._chat(recipient, arguments, single, run_async=False)
-        return RunIterResponse(
-            start_thread_func=self._stepped_thread(chat, self._last_speaker(recipient), run_async=False),
-            yield_on=yield_on,
-            agents=[self, recipient] if recipient else [self],
-        )
+        launcher = self._launcher(recipient, None, clear_history, silent, cache, max_turns, summary_method,
+                                  summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
+        return launcher.run_iter(yield_on)
 
     def a_run_iter(
         self,
@@ -518,14 +269,9 @@ class RunMixin:
         if self._run_arguments(recipient, message, msg_to) is not None:
             raise TypeError("a_run_iter() takes the message as message=...; its first argument is the agent to chat "
                             "with.")
-        arguments, single = self._prepare(clear_history, silent, cache, max_turns, summary_method,
-                                          summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
-        a_chat = self._chat(recipient, arguments, single, run_async=True)
-        return AsyncRunIterResponse(
-            start_thread_func=self._stepped_thread(a_chat, self._last_speaker(recipient), run_async=True),
-            yield_on=yield_on,
-            agents=[self, recipient] if recipient else [self],
-        )
+        launcher = self._launcher(recipient, None, clear_history, silent, cache, max_turns, summary_method,
+                                  summary_args, message, executor_kwargs, tools, user_input, msg_to, kwargs)
+        return launcher.a_run_iter(yield_on)
 
     # ----------------------------------------------------------- sequential_run
     def sequential_run(
@@ -548,19 +294,7 @@ class RunMixin:
         Raises:
             InvalidArgumentTypeError: ``chat_queue`` is not a list (also a ``TypeError``).
         """
-        iostreams = [ThreadIOStream() for _ in _entries(chat_queue)]
-        responses = [
-            RunResponse(stream, agents=_chat_agents(self, info)) for stream, info in zip(iostreams, chat_queue)
-        ]
-        if not responses:
-            return []
-        chats = _ChatQueueRun(self, chat_queue, iostreams, responses)
-        thread = ChatThread(chats.run, iostreams[0], name="autogen-classic-sequential-run")
-        driver = RunDriver(lambda: thread, None, False, lambda result: None)
-        for response in responses:
-            response.drive(driver)
-        thread.start()  # at once, as in AG2 Classic: the chats run whether or not their events are read
-        return responses  # type: ignore[return-value]
+        return ChatQueueRun.responses(self, chat_queue, run_async=False)
 
     async def a_sequential_run(
         self,
@@ -572,19 +306,4 @@ class RunMixin:
         when the caller next awaits); ``async for event in response.events`` reads a chat's events, and
         ``await response.summary`` its results. Errors as for ``sequential_run``.
         """
-        iostreams = [AsyncThreadIOStream() for _ in _entries(chat_queue)]
-        responses = [
-            AsyncRunResponse(stream, agents=_chat_agents(self, info)) for stream, info in zip(iostreams, chat_queue)
-        ]
-        if not responses:
-            return []
-        loop = asyncio.get_running_loop()
-        for stream in iostreams:
-            stream.bind(loop)
-        chats = _ChatQueueRun(self, chat_queue, iostreams, responses)
-        task = ChatTask(chats.a_run, iostreams[0])
-        driver = RunDriver(lambda: task, None, False, lambda result: None)
-        for response in responses:
-            response.drive(driver)
-        task.start()
-        return responses  # type: ignore[return-value]
+        return ChatQueueRun.responses(self, chat_queue, run_async=True)
