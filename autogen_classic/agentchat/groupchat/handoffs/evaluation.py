@@ -1,12 +1,6 @@
-"""The one evaluator of hand-off conditions: whether an entry of ``agent.handoffs`` is available, whether it
-holds, and which entry hands off now.
-
-Every place that decides by a hand-off's conditions asks here: the context conditions (the agents' first
-reply function), the LLM conditions' tools (offered while available) and the after-works (the transition),
-for AG2 0.14's patterns and for the classic swarm alike (its callable ``available`` is an
-``AvailableCondition`` of its own, ``SwarmAvailableCondition``). The order is the agent's: its entries are
-tried as listed, the first that holds wins, and an entry's ``available`` is asked before its condition.
-"""
+"""The one evaluator of hand-off conditions, for the patterns and the classic swarm alike: whether an entry of
+``agent.handoffs`` is available, whether it holds, and which hands off now (entries are tried as listed, the
+first that holds wins; an entry's ``available`` is asked before its condition)."""
 
 from __future__ import annotations
 
@@ -17,25 +11,13 @@ __all__ = ["available", "condition_label", "first_after_work", "first_context_co
 
 def available(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
     """Whether a hand-off entry (``OnCondition``, ``OnContextCondition``) is offered now: its ``available``
-    condition holds, or it has none.
-
-    Args:
-        entry: the hand-off entry.
-        agent: the agent whose entry it is.
-        messages: the conversation so far.
-    """
+    condition holds, or it has none."""
     return bool(entry.available.is_available(agent, messages)) if entry.available else True
 
 
 def holds(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
     """Whether a context condition or an after-work entry hands off now: available, and its condition true
-    on the agent's context variables (no condition: always).
-
-    Args:
-        entry: an ``OnContextCondition``.
-        agent: the agent whose entry it is.
-        messages: the conversation so far.
-    """
+    on the agent's context variables (no condition: always)."""
     return available(entry, agent, messages) and (
         entry.condition is None or bool(entry.condition.evaluate(agent.context_variables))
     )
