@@ -37,6 +37,23 @@ def _as_expression(value: Any, owner: str) -> Any:
     raise ValueError(f"{owner}.expression should be a ContextExpression('${{name}} ...'); got {describe(value)}.")
 
 
+class _ExpressionCondition(BaseModel):
+    """A condition given as a ``ContextExpression`` (its text is accepted too), true when the expression is."""
+
+    expression: ContextExpression
+
+    def __init__(self, expression: ContextExpression, **data: Any) -> None:
+        super().__init__(expression=expression, **data)
+
+    @field_validator("expression", mode="before")
+    @classmethod
+    def _expression(cls, value: Any) -> Any:
+        return _as_expression(value, cls.__name__)
+
+    def _true_on(self, context_variables: ContextVariables) -> bool:
+        return bool(self.expression.evaluate(context_variables))
+
+
 # ----------------------------------------------------------------------------------------------- LLM
 class LLMCondition(BaseModel):
     """A condition the model decides: its prompt describes when to take the hand-off."""
@@ -115,26 +132,16 @@ class StringContextCondition(ContextCondition):
         return bool(context_variables.get(self.variable_name, False))
 
 
-class ExpressionContextCondition(ContextCondition):
+class ExpressionContextCondition(ContextCondition, _ExpressionCondition):
     """Holds when the expression is true.
 
     Args:
         expression: a ``ContextExpression`` (its text is accepted too).
     """
 
-    expression: ContextExpression
-
-    def __init__(self, expression: ContextExpression, **data: Any) -> None:
-        super().__init__(expression=expression, **data)
-
-    @field_validator("expression", mode="before")
-    @classmethod
-    def _expression(cls, value: Any) -> Any:
-        return _as_expression(value, cls.__name__)
-
     def evaluate(self, context_variables: ContextVariables) -> bool:
         """The truth of the expression with ``context_variables``."""
-        return bool(self.expression.evaluate(context_variables))
+        return self._true_on(context_variables)
 
 
 # ----------------------------------------------------------------------------------------------- available
@@ -168,23 +175,13 @@ class StringAvailableCondition(AvailableCondition):
         return bool(agent.context_variables.get(self.context_variable, False))
 
 
-class ExpressionAvailableCondition(AvailableCondition):
+class ExpressionAvailableCondition(AvailableCondition, _ExpressionCondition):
     """Available when the expression is true on the agent's context variables.
 
     Args:
         expression: a ``ContextExpression`` (its text is accepted too).
     """
 
-    expression: ContextExpression
-
-    def __init__(self, expression: ContextExpression, **data: Any) -> None:
-        super().__init__(expression=expression, **data)
-
-    @field_validator("expression", mode="before")
-    @classmethod
-    def _expression(cls, value: Any) -> Any:
-        return _as_expression(value, cls.__name__)
-
     def is_available(self, agent: ConversableAgent, messages: list[dict[str, Any]]) -> bool:
         """The truth of the expression with the agent's context variables."""
-        return bool(self.expression.evaluate(agent.context_variables))
+        return self._true_on(agent.context_variables)

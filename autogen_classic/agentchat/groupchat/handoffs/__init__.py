@@ -1,8 +1,10 @@
 """The engine of hand-offs (AG2 Classic 0.14's group orchestration), on this package's group chat.
 
-``executor`` (the group's tool executor), ``agents`` (making agents group members: hand-off tools, context
+``executor`` (the group's tool executor), ``evaluation`` (the one evaluator of hand-off conditions: which
+entry is available, which holds), ``agents`` (making agents group members: hand-off tools, context
 conditions, wrapper agents, checks), ``nested_chat_target`` and ``manager_target`` (the targets that make
-a wrapper agent or set the manager's selection prompt), ``transition`` (the speaker selection method: who speaks next, and why,
+a wrapper agent or set the manager's selection prompt), ``transition`` (the speaker selection method: who speaks
+next, and why,
 for the selection trace), ``chat_setup`` (opening messages, context variables, the manager) and ``events``
 (the transition events). The classic paths are ``agentchat.group.group_utils`` and
 ``agentchat.group.group_tool_executor``; the patterns and ``initiate_group_chat`` are in ``agentchat.group``.
@@ -10,10 +12,6 @@ for the selection trace), ``chat_setup`` (opening messages, context variables, t
 """
 
 from .agents import (
-    available,
-    condition_label,
-    first_after_work,
-    holds,
     validate_handoff_target,
     create_on_condition_handoff_functions,
     ensure_guardrail_agents_in_group,
@@ -33,6 +31,7 @@ from .chat_setup import (
     process_initial_messages,
     setup_context_variables,
 )
+from .evaluation import available, condition_label, first_after_work, holds
 from .events import (
     AfterWorksTransitionEvent,
     OnConditionLLMTransitionEvent,

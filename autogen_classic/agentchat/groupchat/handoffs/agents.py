@@ -20,6 +20,7 @@ from ....io.base import IOStream
 from ...agent import Agent
 from ...transitions import AgentNameTarget, AgentTarget, ContextVariables, RandomAgentTarget, TransitionTarget
 from ..selection.trace import HandoffStep
+from .evaluation import available, condition_label, first_after_work, first_context_condition, holds
 from .events import OnContextConditionTransitionEvent
 from .executor import GroupToolExecutor, target_label
 from .style import GROUP_STYLE, HandoffStyle
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
 
 __all__ = [
+    # evaluated in .evaluation, importable here as before
     "available",
     "condition_label",
     "first_after_work",
@@ -46,52 +48,25 @@ __all__ = [
 ]
 
 
-def available(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
-    """Whether a hand-off entry (``OnCondition``, ``OnContextCondition``) is offered now: its ``available``
-    condition holds, or it has none."""
-    return bool(entry.available.is_available(agent, messages)) if entry.available else True
-
-
-def holds(entry: Any, agent: Any, messages: list[dict[str, Any]]) -> bool:
-    """Whether a context condition or an after-work entry hands off now: available, and its condition true
-    on the agent's context variables (no condition: always)."""
-    return available(entry, agent, messages) and (
-        entry.condition is None or bool(entry.condition.evaluate(agent.context_variables))
-    )
-
-
-def first_after_work(agent: Any, messages: list[dict[str, Any]]) -> Any:
-    """The first of ``agent``'s after-work entries that holds, or None."""
-    handoffs = getattr(agent, "handoffs", None)
-    for entry in getattr(handoffs, "after_works", None) or ():
-        if holds(entry, agent, messages):
-            return entry
+def _agent_outside(target: TransitionTarget, agent_names: list[str], context: str) -> Optional[tuple[str, str]]:
+    """The first agent ``target`` leads to that is not in ``agent_names``, with AG2 Classic 0.14's message for
+    it; None when the target stays inside (or names no agent)."""
+    if isinstance(target, (AgentTarget, AgentNameTarget)):
+        if target.agent_name not in agent_names:
+            return target.agent_name, f"Agent in {context} Hand-offs must be in the agents list"
+    elif isinstance(target, RandomAgentTarget):
+        for name in target.agent_names:
+            if name not in agent_names:
+                return name, f"Agent '{name}' in RandomAgentTarget Hand-offs must be in the agents list"
     return None
 
 
 def validate_handoff_target(target: TransitionTarget, agent_names: list[str], context: str) -> None:
     """Raise ValueError when ``target`` names an agent outside ``agent_names`` (AG2 Classic 0.14's messages;
     ``context`` says where the target appears, e.g. "OnCondition")."""
-    if isinstance(target, (AgentTarget, AgentNameTarget)):
-        if target.agent_name not in agent_names:
-            raise ValueError(f"Agent in {context} Hand-offs must be in the agents list")
-    elif isinstance(target, RandomAgentTarget):
-        for name in target.agent_names:
-            if name not in agent_names:
-                raise ValueError(f"Agent '{name}' in RandomAgentTarget Hand-offs must be in the agents list")
-
-
-def condition_label(condition: Any) -> str:
-    """A context condition as people read it: its expression, ``${variable}``, or "always" (no condition)."""
-    if condition is None:
-        return "always"
-    expression = getattr(condition, "expression", None)
-    if expression is not None:
-        return str(getattr(expression, "expression", expression))
-    variable = getattr(condition, "variable_name", None)
-    if variable is not None:
-        return f"${{{variable}}}"
-    return type(condition).__name__
+    outside = _agent_outside(target, agent_names, context)
+    if outside is not None:
+        raise ValueError(outside[1])
 
 
 def _handoff_function(target: TransitionTarget) -> Callable[[], TransitionTarget]:
@@ -154,21 +129,21 @@ def _run_oncontextconditions(
     config: Any = None,
 ) -> tuple[bool, Optional[str]]:
     """The agent's first reply function: the first ``OnContextCondition`` that holds hands off, instead of a reply."""
-    for on_condition in agent.handoffs.context_conditions:
-        if holds(on_condition, agent, messages or []):
-            on_condition.target.activate_target(agent._group_manager.groupchat)  # type: ignore[attr-defined]
-            executor = _executor_of(agent)
-            if executor is not None and executor.has_next_target():
-                executor.describe_next_target(HandoffStep(
-                    "context_condition", agent.name, target_label(on_condition.target),
-                    condition_label(on_condition.condition),
-                ))
-            if getattr(agent, "_handoff_style", GROUP_STYLE).transition_events:
-                IOStream.get_default().send(
-                    OnContextConditionTransitionEvent(source_agent=agent, transition_target=on_condition.target)
-                )
-            return True, "[Handing off to " + on_condition.target.display_name() + "]"
-    return False, None
+    on_condition = first_context_condition(agent, messages or [])
+    if on_condition is None:
+        return False, None
+    on_condition.target.activate_target(agent._group_manager.groupchat)  # type: ignore[attr-defined]
+    executor = _executor_of(agent)
+    if executor is not None and executor.has_next_target():
+        executor.describe_next_target(HandoffStep(
+            "context_condition", agent.name, target_label(on_condition.target),
+            condition_label(on_condition.condition),
+        ))
+    if getattr(agent, "_handoff_style", GROUP_STYLE).transition_events:
+        IOStream.get_default().send(
+            OnContextConditionTransitionEvent(source_agent=agent, transition_target=on_condition.target)
+        )
+    return True, "[Handing off to " + on_condition.target.display_name() + "]"
 
 
 def establish_group_agent(agent: ConversableAgent) -> None:
@@ -221,19 +196,13 @@ def create_on_condition_handoff_functions(agent: ConversableAgent, style: Option
 
 
 def _check_target(agent: Any, target: TransitionTarget, names: list[str], where: str) -> None:
-    def fail(missing: str, classic: str) -> None:
+    outside = _agent_outside(target, names, where.split(" (")[0])
+    if outside is not None:
+        missing, classic = outside
         raise ValueError(
             f"{classic}: agent '{agent.name}' has {where} leading to '{missing}', which is not one of the group's "
             f"agents {names}. Add '{missing}' to the pattern's agents, or change the target."
         )
-
-    if isinstance(target, (AgentTarget, AgentNameTarget)):
-        if target.agent_name not in names:
-            fail(target.agent_name, f"Agent in {where.split(' (')[0]} Hand-offs must be in the agents list")
-    elif isinstance(target, RandomAgentTarget):
-        for name in target.agent_names:
-            if name not in names:
-                fail(name, f"Agent '{name}' in RandomAgentTarget Hand-offs must be in the agents list")
 
 
 def ensure_handoff_agents_in_group(agents: list[ConversableAgent]) -> None:

@@ -20,7 +20,7 @@ from ....io.base import IOStream
 from ...agent import Agent
 from ...transitions import TransitionTarget
 from ..selection.trace import HandoffStep
-from .agents import condition_label, first_after_work
+from .evaluation import condition_label, first_after_work
 from .events import AfterWorksTransitionEvent
 from .executor import GroupToolExecutor, target_label
 from .style import GROUP_STYLE, HandoffStyle
