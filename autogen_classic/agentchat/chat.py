@@ -15,7 +15,7 @@ from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, In
 from ..io import IOStream
 from ..events.chat_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..messages.agent_messages import PostCarryoverProcessingMessage
-from ..messages.emit import emit
+from ..io.emit import emit
 from ..oai.errors import AllEndpointsFailedError
 from .termination import StopMessage
 from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method

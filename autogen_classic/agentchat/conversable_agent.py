@@ -39,7 +39,7 @@ from ..messages.agent_messages import (
     create_received_message_model,  # noqa: F401 - importable here, as in classic AutoGen
     received_message_fields,
 )
-from ..messages.emit import emit
+from ..io.emit import emit
 from ..llm_config import LLMConfig
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool

@@ -15,7 +15,7 @@ from typing import Any, Callable, Literal, Optional, Union
 
 from ..io.base import IOStream
 from ..messages.agent_messages import ExecuteCodeBlockMessage, GenerateCodeExecutionReplyMessage
-from ..messages.emit import emit
+from ..io.emit import emit
 from .base import CodeBlock, CodeExecutor
 from .config import resolve_code_execution_config, validate_last_n_messages
 from .execute import WORKING_DIR, execute_code

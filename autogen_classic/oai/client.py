@@ -23,7 +23,7 @@ from ..io.base import IOStream
 from ..types import content_str
 from ..logger.logger_utils import format_ts
 from ..events.client_events import StreamEvent, UsageSummaryEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ..messages.emit import listening, send_to
+from ..io.emit import listening, send_to
 from ..messages.run_events import ModelRequestMessage
 from ..token_count_utils import count_token
 from .client_utils import FormatterProtocol, merge_config_with_tools

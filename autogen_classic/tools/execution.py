@@ -23,7 +23,7 @@ from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
 from ..events.chat_events import ExecutedFunctionEvent
 from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
-from ..messages.emit import chat_is_silent, emit, emit_run_event
+from ..io.emit import chat_is_silent, emit, emit_run_event
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
 __all__ = [

@@ -17,7 +17,7 @@ from ...exception_utils import InvalidArgumentError
 from ...io import IOStream
 from ...events.run_events import TerminationEvent
 from ...messages.agent_messages import TerminationAndHumanReplyMessage, TerminationMessage, UsingAutoReplyMessage
-from ...messages.emit import emit, emit_run_event, send_to
+from ...io.emit import emit, emit_run_event, send_to
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input, stop_reason
 from .guards.safeguard_hooks import (
@@ -256,7 +256,7 @@ def _apply_human_reply(
             if getattr(sender, "_prints_termination_events", False):  # a chat of initiate_group_chat: printed
                 send_to(IOStream.get_default(), TerminationEvent.build(**fields))
             else:
-                emit_run_event(TerminationEvent, face=TerminationMessage, **fields)
+                emit_run_event(TerminationEvent, **fields)
         return True, None
     if reply or self._max_consecutive_auto_reply_dict[sender] == 0:
         self._consecutive_auto_reply_counter[sender] = 0

@@ -8,7 +8,7 @@ from ...messages.agent_messages import (
     ConversableAgentUsageSummaryMessage,
     ConversableAgentUsageSummaryNoCostIncurredMessage,
 )
-from ...messages.emit import emit
+from ...io.emit import emit
 
 __all__ = ["UsageMixin"]
 

@@ -8,7 +8,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from termcolor import colored
 
 from ...messages.client_messages import StreamConsoleMessage
-from ...messages.emit import emit, emit_print
+from ...io.emit import emit, emit_print
 from .stream_chunks import chunk_owner
 
 __all__ = ["StreamAccumulator"]
