@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from ...cache import Cache
 from ...events.run_events import TerminationEvent
 from ...exception_utils import InvalidCarryOverType
-from ...messages.agent_messages import TerminationMessage
 from ...io.emit import emit_run_event, silent_chat
 from ...oai.usage import gather_usage_summary
 from ..agent import Agent
