@@ -73,6 +73,7 @@ from .exception_utils import (
 from .eligibility import AgentDescriptionGuard, AgentEligibilityPolicy, SelectionContext
 from .agentchat.conversable.agent_state import UpdateSystemMessage
 from .io import IOConsole, IOStream
+from . import messages  # noqa: F401 - pairs each event with the ag2 0.7.3 face the console and classic streams get
 from .llm_config import LLMConfig
 from .oai import (
     Cache,

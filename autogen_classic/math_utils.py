@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .exception_utils import InvalidArgumentError, InvalidStateError
-from .messages.emit import emit_print
+from .io.emit import emit_print
 
 __all__ = [
     "DEFAULT_MODEL",

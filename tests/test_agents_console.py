@@ -12,7 +12,7 @@ from termcolor import can_colorize
 
 from autogen_classic import ConversableAgent, IOStream
 from autogen_classic.messages import agent_messages as events
-from autogen_classic.messages.emit import emit
+from autogen_classic.io.emit import emit
 from autogen_classic.testing.io import ScriptedIOStream
 
 SEP = "-" * 80

@@ -13,9 +13,8 @@ from openai import BadRequestError
 from ..coding.utils import content_str  # also importable here, as in classic AutoGen
 from ..exception_utils import InvalidArgumentError, InvalidArgumentTypeError, InvalidCarryOverType
 from ..io import IOStream
-from ..events.chat_events import PostCarryoverProcessingEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ..messages.agent_messages import PostCarryoverProcessingMessage
-from ..messages.emit import emit
+from ..events.chat_events import PostCarryoverProcessingEvent
+from ..io.emit import emit
 from ..oai.errors import AllEndpointsFailedError
 from .termination import StopMessage
 from .utils import SUMMARY_METHODS, check_reflection_client, consolidate_chat_info, validate_summary_method
@@ -236,9 +235,9 @@ def _with_carryover(chat_info: dict[str, Any], summaries: dict[Any, Optional[str
             else "None"
         )
         emit(
-            PostCarryoverProcessingMessage, carryover=carryover_text(info["carryover"]), message=shown,
-            verbose=bool(info.get("verbose", False)), sender_name=getattr(info.get("sender"), "name", ""),
-            recipient_name=getattr(info.get("recipient"), "name", ""), summary_method=str(info.get("summary_method")),
+            PostCarryoverProcessingEvent, carryover=carryover_text(info["carryover"]), message=shown,
+            verbose=bool(info.get("verbose", False)), sender=getattr(info.get("sender"), "name", ""),
+            recipient=getattr(info.get("recipient"), "name", ""), summary_method=str(info.get("summary_method")),
             summary_args=info.get("summary_args"), max_turns=info.get("max_turns"),
         )
     return info

@@ -34,12 +34,10 @@ from ..io.chat_response import (  # noqa: F401 - importable here, as in AG2 Clas
 from ..io.run_iter import AsyncRunIterResponse, RunIterResponse  # noqa: F401 - importable here, as in 0.14
 from ..io.thread_io_stream import AsyncThreadIOStream, ThreadIOStream  # noqa: F401 - as above
 from ..messages.agent_messages import (
-    ClearConversableAgentHistoryMessage,
-    ClearConversableAgentHistoryWarningMessage,
     create_received_message_model,  # noqa: F401 - importable here, as in classic AutoGen
     received_message_fields,
 )
-from ..messages.emit import emit
+from ..io.emit import emit
 from ..llm_config import LLMConfig
 from ..oai import OpenAIWrapper
 from ..tools.tool import Tool
@@ -534,7 +532,7 @@ class ConversableAgent(
         if recipient is not None:
             self._oai_messages[recipient].clear()
             if nr_messages_to_preserve:
-                emit(ClearConversableAgentHistoryWarningMessage, recipient_name=getattr(recipient, "name", ""))
+                emit(ClearConversableAgentHistoryWarningEvent, recipient=getattr(recipient, "name", ""))
             return
         if not nr_messages_to_preserve:
             self._oai_messages.clear()
@@ -547,8 +545,7 @@ class ConversableAgent(
                 extra_kept += 1
             self._oai_messages[key] = conversation[-keep:]
         if extra_kept:
-            emit(ClearConversableAgentHistoryMessage, agent_name=self.name, recipient_name=self.name,
-                 no_messages_preserved=extra_kept)
+            emit(ClearConversableAgentHistoryEvent, agent=self.name, recipient=self.name, no_events_preserved=extra_kept)
 
     def _get_display_name(self) -> str:
         """The agent as ``str(agent)`` shows it: its name (point this at another function to change that)."""

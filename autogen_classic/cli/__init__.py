@@ -17,7 +17,7 @@ __all__ = ["build_parser", "main"]
 def _group_chat_demo(args: argparse.Namespace) -> int:
     from ..agentchat.groupchat.selection.trace import format_selection_log
     from ..io import IOStream
-    from ..messages.emit import emit_print
+    from ..io.emit import emit_print
     from ..local import LocalModelUnavailableError
     from ..oai.configuration.default_config import resolve_default_config
     from ..oai.usage import gather_usage_summary, usage_summary_lines
@@ -49,7 +49,7 @@ def _demo(args: argparse.Namespace) -> int:
     if not args.scripted:
         return _group_chat_demo(args)
     from ..io import IOStream
-    from ..messages.emit import emit_print
+    from ..io.emit import emit_print
     from .demo import run_scripted_two_agent_demo
 
     result = run_scripted_two_agent_demo()

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Optional, Union
 
 from ..io.base import IOStream
-from ..messages.agent_messages import ExecuteCodeBlockMessage, GenerateCodeExecutionReplyMessage
-from ..messages.emit import emit
+from ..events.chat_events import ExecuteCodeBlockEvent
+from ..messages.agent_messages import GenerateCodeExecutionReplyMessage
+from ..io.emit import emit
 from .base import CodeBlock, CodeExecutor
 from .config import resolve_code_execution_config, validate_last_n_messages
 from .execute import WORKING_DIR, execute_code
@@ -127,7 +128,7 @@ def run_code_blocks(
         lang, code = (block.language, block.code) if isinstance(block, CodeBlock) else block
         if not lang:
             lang = infer_lang(code)
-        emit(ExecuteCodeBlockMessage, iostream, code=code, language=lang, code_block_count=index, recipient_name="")
+        emit(ExecuteCodeBlockEvent, iostream, code=code, language=lang, code_block_count=index, recipient="")
         image: Optional[str] = None
         if lang in SHELL_LANGUAGES:
             exitcode, logs, image = runner(code, lang=lang, **kwargs)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import random
 import re
-from typing import Annotated, Any, Callable, Literal, Optional, Union
+from typing import Annotated, Any, Callable, Literal, NamedTuple, Optional, Union
 from uuid import UUID, SafeUUID
 
 from pydantic import BaseModel, Field
@@ -25,7 +25,9 @@ from ..logger.logger_utils import event_print
 
 __all__ = [
     "BaseEvent",
+    "ClassicFace",
     "as_event",
+    "classic_face",
     "get_annotated_type_for_event_classes",
     "get_event_classes",
     "resolve_print_callable",
@@ -204,7 +206,9 @@ def get_annotated_type_for_event_classes() -> type[Any]:
     return Annotated[Union[classes], Field(discriminator="type")]  # type: ignore[return-value]
 
 
-# ---------------------------------------------------------------- classic classes -> events
+# ---------------------------------------------------------------- classic classes <-> events
+# Both directions are filled by ``messages.wrap_message``, which pairs each classic class with its event: this
+# package sits below ``messages`` and cannot import it.
 _converters: dict[type, Callable[[Any], Any]] = {}
 
 
@@ -223,3 +227,43 @@ def as_event(message: Any) -> Any:
     anything else is returned as it is."""
     convert = _converters.get(type(message))
     return message if convert is None else convert(message)
+
+
+class ClassicFace(NamedTuple):
+    """The ag2 0.7.3 class the package sends for an event to the console and the classic streams.
+
+    ``cls`` is the ``messages`` class (same text as the console printed, 0.7.3's JSON), ``content`` its content
+    class and ``names`` the event's field names it renames (event name -> classic name).
+    """
+
+    cls: Any
+    content: Any
+    names: dict[str, str]
+
+    def fields(self, event_fields: dict[str, Any]) -> dict[str, Any]:
+        """``event_fields`` under the classic field names."""
+        names = self.names
+        return {names.get(name, name): value for name, value in event_fields.items()} if names else event_fields
+
+    def build(self, event_fields: dict[str, Any]) -> Any:
+        """The classic class with the content ``event_fields`` (the event's names), unvalidated."""
+        return self.cls.build(**self.fields(event_fields))
+
+
+_faces: dict[type, ClassicFace] = {}
+
+
+def register_face(event_cls: type, classic_cls: Any, names: dict[str, str]) -> None:
+    """Make ``classic_cls`` what :func:`classic_face` gives for ``event_cls``.
+
+    Args:
+        event_cls: an event class made by :func:`wrap_event`.
+        classic_cls: its classic ``*Message`` class.
+        names: the event's field names the classic class renames (event name -> classic name).
+    """
+    _faces[event_cls] = ClassicFace(classic_cls, classic_cls.model_fields["content"].annotation, dict(names))
+
+
+def classic_face(event_cls: type) -> Optional[ClassicFace]:
+    """The classic face of ``event_cls`` (None: it has none, e.g. a classic class or an event ag2 0.7.3 lacks)."""
+    return _faces.get(event_cls)

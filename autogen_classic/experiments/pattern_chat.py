@@ -23,7 +23,7 @@ from ..messages.agent_messages import (
     SelectSpeakerMessage,
     SelectSpeakerTryCountExceededMessage,
 )
-from ..messages.emit import send_to
+from ..io.emit import send_to
 from .records import ChatRecord, record_of_chat
 from .usage import total_tokens, usage_clients
 

@@ -8,7 +8,7 @@ from types import FrameType
 from typing import Any
 
 from ..io.base import IOStream
-from ..messages.emit import emit_print
+from ..io.emit import emit_print
 from .model_file import LocalModelUnavailableError
 from .server import EmbeddedServerError
 from .shared import BASE_URL_ENV, start_server, stop_server

@@ -23,10 +23,12 @@ from pydantic import BaseModel, Field
 
 from ..events.base_event import (  # noqa: F401 - new_uuid: importable here as before
     camel2snake,
+    classic_face,
     conversion_for,
     make_wrapper,
     new_uuid,
     register_conversion,
+    register_face,
 )
 
 __all__ = ["BaseMessage", "console_face", "get_annotated_type_for_message_classes", "wrap_message"]
@@ -115,7 +117,8 @@ def wrap_message(
         message_cls: a ``BaseMessage`` subclass whose name ends with "Message"; the name without it, in snake
             case, is the type tag.
         event: the ``autogen.events`` class this class is the classic shape of: the new class derives from
-            it, and ``as_event`` turns its instances into that event.
+            it, ``as_event`` turns its instances into that event, and the package's emitter sends this class
+            (its ``classic_face``) for that event to the console and the classic streams.
         renames: classic field name -> event field name, for ``as_event``.
         adapt: a last change of the renamed fields for ``as_event`` (given the fields and the content).
 
@@ -136,6 +139,8 @@ def wrap_message(
         wrapper.__event_class__ = event  # type: ignore[attr-defined]
         register_conversion(wrapper, _converter(event, dict(renames or {}), adapt))
         _alias_fields(message_cls, event.model_fields["content"].annotation, renames or {})
+        if classic_face(event) is None:  # what the package's emitter sends for ``event`` outside a run's stream
+            register_face(event, wrapper, {new: classic for classic, new in (renames or {}).items()})
     _message_classes[tag] = wrapper
     return wrapper
 
@@ -156,7 +161,8 @@ def console_face(message_cls: type[BaseModel], print_cls: type[BaseMessage], nam
     keeps its line (AG2 Classic 0.14.1's words, or a fix). ``print_cls`` subclasses ``message_cls``'s
     content and overrides only ``print``. The result (module attribute ``name``) is a subclass of
     ``message_cls`` with its class name, type tag, fields and JSON; ``as_event`` converts it alike; it
-    stays out of the union, so its JSON reads back as ``message_cls``.
+    stays out of the union, so its JSON reads back as ``message_cls``. It becomes the classic face of
+    ``message_cls``'s event: what the package sends for that event outside a run's stream.
     """
     print_cls.__name__ = message_cls.__name__  # reprs and ``type(event).__name__`` as for message_cls
     tag = message_cls.model_fields["type"].default
@@ -165,4 +171,8 @@ def console_face(message_cls: type[BaseModel], print_cls: type[BaseMessage], nam
     convert = conversion_for(message_cls)
     if convert is not None:
         register_conversion(face, convert)
+    event = getattr(message_cls, "__event_class__", None)
+    paired = classic_face(event) if event is not None else None
+    if paired is not None:  # the package's emitter sends this face for the event
+        register_face(event, face, paired.names)
     return face

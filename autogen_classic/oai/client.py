@@ -23,8 +23,8 @@ from ..io.base import IOStream
 from ..types import content_str
 from ..logger.logger_utils import format_ts
 from ..events.client_events import StreamEvent, UsageSummaryEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from ..messages.emit import listening, send_to
-from ..messages.run_events import ModelRequestMessage
+from ..io.emit import emit_quiet, listening
+from ..events.run_events import ModelRequestEvent
 from ..token_count_utils import count_token
 from .client_utils import FormatterProtocol, merge_config_with_tools
 from .configuration.config import validate_llm_config
@@ -496,13 +496,13 @@ class OpenAIWrapper(StreamChunkMerging):
                 facts,
                 extra=facts,
             )
-        if listening(stream):
-            send_to(stream, ModelRequestMessage.build(
+        if listening(stream):  # the facts are gathered only for a listener
+            emit_quiet(ModelRequestEvent, stream,
                 source_name=getattr(call.agent, "name", None), base_url=None if facts["base_url"] is None else
                 str(facts["base_url"]), model=facts["model"], prompt_tokens=facts["prompt_tokens"],
                 completion_tokens=facts["completion_tokens"], total_tokens=facts["total_tokens"],
                 cost=float(getattr(response, "cost", 0) or 0), latency=facts["latency"], is_cached=cached,
-            ))
+            )
 
     def _accept(self, call: PreparedCall, client: Any, response: Any, index: int, last: int) -> bool:
         retrieval = formatted_retrieval(client.message_retrieval, call.formatter)

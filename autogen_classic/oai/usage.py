@@ -10,7 +10,7 @@ from typing import Any
 
 from ..io.base import IOStream
 from ..messages.client_messages import UsageSummaryMessage, mode_name, usage_summary_lines
-from ..messages.emit import send_to
+from ..io.emit import send_to
 
 __all__ = [
     "OAI_PRICE1K",

@@ -21,9 +21,8 @@ from typing import Any, Callable, Coroutine, Optional
 from .. import runtime_logging
 from ..exception_utils import InvalidAttributeTypeError
 from ..io.base import IOStream
-from ..events.chat_events import ExecutedFunctionEvent
-from ..messages.agent_messages import ExecutedFunctionMessage, ExecuteFunctionMessage
-from ..messages.emit import chat_is_silent, emit, emit_run_event
+from ..events.chat_events import ExecutedFunctionEvent, ExecuteFunctionEvent
+from ..io.emit import chat_is_silent, emit, emit_run_event
 from .function_utils import load_basemodels_if_needed, serialize_to_str
 
 __all__ = [
@@ -178,8 +177,7 @@ def _parse_arguments(func_call: Mapping[str, Any]) -> tuple[Optional[dict[str, A
 
 
 def _print_executing(out: IOStream, func_name: str, call_id: Optional[str], arguments: Any, agent_name: str) -> None:
-    emit(ExecuteFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments,
-         recipient_name=agent_name)
+    emit(ExecuteFunctionEvent, out, func_name=func_name, call_id=call_id, arguments=arguments, recipient=agent_name)
 
 
 def _print_executed(
@@ -189,8 +187,8 @@ def _print_executed(
     if verbose or not chat_is_silent():
         # AG2 Classic 0.14 reports every execution (0.7.3 only a verbose one); is_exec_success is kept for the
         # event of a run (the classic JSON has no such field).
-        emit(ExecutedFunctionMessage, out, func_name=func_name, call_id=call_id, arguments=arguments,
-             content=content, recipient_name=agent_name, is_exec_success=success)
+        emit(ExecutedFunctionEvent, out, func_name=func_name, call_id=call_id, arguments=arguments,
+             content=content, recipient=agent_name, is_exec_success=success)
     else:  # a silent chat: a run's stream still gets the event
         emit_run_event(ExecutedFunctionEvent, out, silent=True, func_name=func_name, call_id=call_id,
                        arguments=arguments, content=content, recipient=agent_name, is_exec_success=success)

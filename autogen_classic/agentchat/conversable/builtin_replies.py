@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 from ...coding.reply import code_execution_reply
 from ...exception_utils import InvalidArgumentError
 from ...io import IOStream
+from ...events.chat_events import TerminationAndHumanReplyNoInputEvent, UsingAutoReplyEvent
 from ...events.run_events import TerminationEvent
-from ...messages.agent_messages import TerminationAndHumanReplyMessage, TerminationMessage, UsingAutoReplyMessage
-from ...messages.emit import emit, emit_run_event, send_to
+from ...io.emit import emit, emit_run_event, send_to
 from ...tools.execution import a_function_call_reply, a_tool_calls_reply, function_call_reply, tool_calls_reply
 from .human_reply import human_reply_message, plan_human_input, stop_reason
 from .guards.safeguard_hooks import (
@@ -246,8 +246,8 @@ def _apply_human_reply(
     self: "ConversableAgent", plan: Any, reply: str, message: dict[str, Any], sender: Optional["Agent"]
 ) -> Reply:
     if plan.prompt is not None and not reply:
-        emit(TerminationAndHumanReplyMessage, no_human_input_msg="NO HUMAN INPUT RECEIVED.",
-             sender_name=getattr(sender, "name", "No sender"), recipient_name=self.name)
+        emit(TerminationAndHumanReplyNoInputEvent, no_human_input_msg="NO HUMAN INPUT RECEIVED.",
+             sender=getattr(sender, "name", "No sender"), recipient=self.name)
     if plan.stop or reply == "exit" or (not reply and plan.stop_if_empty):
         self._consecutive_auto_reply_counter[sender] = 0
         reason = stop_reason(self.human_input_mode, plan, reply, self.name)
@@ -256,7 +256,7 @@ def _apply_human_reply(
             if getattr(sender, "_prints_termination_events", False):  # a chat of initiate_group_chat: printed
                 send_to(IOStream.get_default(), TerminationEvent.build(**fields))
             else:
-                emit_run_event(TerminationEvent, face=TerminationMessage, **fields)
+                emit_run_event(TerminationEvent, **fields)
         return True, None
     if reply or self._max_consecutive_auto_reply_dict[sender] == 0:
         self._consecutive_auto_reply_counter[sender] = 0
@@ -269,8 +269,8 @@ def _apply_human_reply(
                 f"human_input_mode must be a str ('ALWAYS', 'TERMINATE' or 'NEVER'); agent {self.name!r} has "
                 f"{self.human_input_mode!r}. Pass one of those when building the agent."
             )
-        emit(UsingAutoReplyMessage, human_input_mode=self.human_input_mode,
-             sender_name=getattr(sender, "name", "No sender"), recipient_name=self.name)
+        emit(UsingAutoReplyEvent, human_input_mode=self.human_input_mode,
+             sender=getattr(sender, "name", "No sender"), recipient=self.name)
     return False, None
 
 

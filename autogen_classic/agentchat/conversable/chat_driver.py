@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from ...cache import Cache
 from ...events.run_events import TerminationEvent
 from ...exception_utils import InvalidCarryOverType
-from ...messages.agent_messages import TerminationMessage
-from ...messages.emit import emit_run_event, silent_chat
+from ...io.emit import emit_run_event, silent_chat
 from ...oai.usage import gather_usage_summary
 from ..agent import Agent
 from .agent_args import warn_argument
@@ -352,7 +351,7 @@ class ChatDriverMixin:
 
 def _max_turns_reached(sender: Any, recipient: Any, max_turns: int) -> None:
     """AG2 Classic 0.14's event for a chat that ran all its turns (to a run's stream only)."""
-    emit_run_event(TerminationEvent, face=TerminationMessage, termination_reason=f"Maximum turns ({max_turns}) reached", sender=sender.name,
+    emit_run_event(TerminationEvent, termination_reason=f"Maximum turns ({max_turns}) reached", sender=sender.name,
                    recipient=recipient.name)
 
 

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from ...messages.agent_messages import (
-    ConversableAgentUsageSummaryMessage,
-    ConversableAgentUsageSummaryNoCostIncurredMessage,
-)
-from ...messages.emit import emit
+from ...events.chat_events import ConversableAgentUsageSummaryEvent, ConversableAgentUsageSummaryNoCostIncurredEvent
+from ...io.emit import emit
 
 __all__ = ["UsageMixin"]
 
@@ -22,9 +19,9 @@ class UsageMixin:
     def print_usage_summary(self, mode: Union[str, list[str]] = ["actual", "total"]) -> None:
         """Print the model usage of this agent."""
         if self.client is None:
-            emit(ConversableAgentUsageSummaryNoCostIncurredMessage, recipient_name=self.name)
+            emit(ConversableAgentUsageSummaryNoCostIncurredEvent, recipient=self.name)
         else:
-            emit(ConversableAgentUsageSummaryMessage, recipient_name=self.name)
+            emit(ConversableAgentUsageSummaryEvent, recipient=self.name)
             self.client.print_usage_summary(mode)
 
     def get_actual_usage(self) -> Optional[dict[str, Any]]:

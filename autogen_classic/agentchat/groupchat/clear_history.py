@@ -16,8 +16,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from ...messages.agent_messages import ClearAgentsHistoryMessage
-from ...messages.emit import emit
+from ...events.chat_events import ClearAgentsHistoryEvent
+from ...io.emit import emit
 
 __all__ = ["ClearHistoryCommand", "apply_clear_history", "clear_history_text", "parse_clear_history"]
 
@@ -105,7 +105,7 @@ def apply_clear_history(command: ClearHistoryCommand, reply: dict[str, Any], gro
         logger.warning(
             "The last tool call message will be saved to prevent errors caused by tool response without tool call."
         )
-    emit(ClearAgentsHistoryMessage, agent_name=getattr(command.agent, "name", None), nr_messages_to_preserve=keep)
+    emit(ClearAgentsHistoryEvent, agent=getattr(command.agent, "name", None), nr_events_to_preserve=keep)
     if command.agent is not None:
         command.agent.clear_history(nr_messages_to_preserve=keep)
         return

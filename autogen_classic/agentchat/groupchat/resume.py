@@ -15,8 +15,8 @@ import json
 import logging
 from typing import Any, Callable, Generator, Optional, Union
 
-from ...messages.agent_messages import GroupChatResumeConsoleMessage
-from ...messages.emit import emit
+from ...events.chat_events import GroupChatResumeEvent
+from ...io.emit import emit
 from .steps import Send, Step
 
 __all__ = [
@@ -255,7 +255,7 @@ def resume_steps(
         process_resume_termination(manager, remove_termination_string, messages)
 
     if not silent:
-        emit(GroupChatResumeConsoleMessage, last_speaker_name=last_name, messages=messages, verbose=True)
+        emit(GroupChatResumeEvent, last_speaker_name=last_name, events=messages, verbose=True)
     # The participants were introduced in the original chat.
     groupchat.send_introductions = False
     return last_agent, last_message

@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Generator, Optional
 
 from ...exception_utils import InvalidArgumentTypeError, NoEligibleSpeaker
-from ...messages.agent_messages import GroupChatRunChatMessage, TerminationMessage
-from ...events.run_events import TerminationEvent
+from ...events.chat_events import GroupChatRunChatEvent
+from ...events.run_events import GroupChatEndEvent, TerminationEvent
 from ...io.base import IOStream
-from ...messages.emit import emit, emit_run_event, send_to
-from ...messages.run_events import GroupChatEndMessage
+from ...io.emit import emit, emit_run_event, send_to
 from ..conversable.agent_args import printable_name, shown
 from ..termination import StopMessage, TerminationCondition, TerminationContext
 from .clear_history import apply_clear_history, parse_clear_history
@@ -219,7 +218,7 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
     try:
         speaker = chosen if chosen is not None else (yield SelectSpeaker(groupchat, run.speaker, manager))
         if not silent:
-            emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
+            emit(GroupChatRunChatEvent, speaker=printable_name(speaker, "speaker_name"), verbose=True)
         guarded = yield from guarded_input(groupchat, speaker, manager)
         reply = guarded if guarded is not None else (yield GenerateReply(speaker, manager))
     except KeyboardInterrupt:
@@ -228,7 +227,7 @@ def take_turn(run: ChatRun, chosen: Any = None) -> Generator[Step, Any, None]:
             raise
         speaker = admin
         if not silent:
-            emit(GroupChatRunChatMessage, speaker_name=printable_name(speaker, "speaker_name"), verbose=True)
+            emit(GroupChatRunChatEvent, speaker=printable_name(speaker, "speaker_name"), verbose=True)
         guarded = None
         reply = yield GenerateReply(speaker, manager)
     except NoEligibleSpeaker as e:
@@ -265,7 +264,7 @@ def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = 
     logger.debug("Group chat of %s ended after %d messages: %s", getattr(manager, "name", None), count, reason)
     # A chat of AG2 0.14's group orchestration (initiate_group_chat) prints its TerminationEvent, as 0.14 does.
     prints_termination = bool(getattr(manager, "_prints_termination_events", False)) and classic is not None
-    emit(GroupChatEndMessage, manager_name=str(getattr(manager, "name", "")), end_reason=reason, message_count=count,
+    emit(GroupChatEndEvent, manager_name=str(getattr(manager, "name", "")), end_reason=reason, message_count=count,
          termination=None if stop is None else stop.to_dict(), complete=stop is not None,
          verbose=show and not prints_termination)
     if classic is not None:
@@ -275,7 +274,7 @@ def end(run: ChatRun, reason: str, *, show: bool, stop: Optional[StopMessage] = 
         if prints_termination:
             send_to(IOStream.get_default(), TerminationEvent.build(**fields))
         else:  # printed too unless the chat or the manager is silent, as AG2 Classic 0.14 prints it
-            emit_run_event(TerminationEvent, face=TerminationMessage, silent=bool(getattr(manager, "_silent", False)), **fields)
+            emit_run_event(TerminationEvent, silent=bool(getattr(manager, "_silent", False)), **fields)
 
 
 def _classic_stop_reason(manager: Any, stop: StopMessage) -> str:

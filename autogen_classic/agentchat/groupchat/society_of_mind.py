@@ -17,11 +17,8 @@ import logging
 from typing import Any, Callable, Literal, Optional, Union
 
 from ...exception_utils import InvalidAttributeTypeError
-from ...messages.agent_messages import (
-    ConversableAgentUsageSummaryMessage,
-    ConversableAgentUsageSummaryNoCostIncurredMessage,
-)
-from ...messages.emit import emit
+from ...events.chat_events import ConversableAgentUsageSummaryEvent, ConversableAgentUsageSummaryNoCostIncurredEvent
+from ...io.emit import emit
 from ...oai.usage import gather_usage_summary, print_usage_summary
 from ..agent import Agent
 from ..conversable.agent_args import shown
@@ -333,9 +330,9 @@ class SocietyOfMindAgent(ConversableAgent):
     def print_usage_summary(self, mode: Union[str, list[str]] = ["actual", "total"]) -> None:  # noqa: B006
         """Print the model usage of this agent, its inner chat included."""
         if self.client is None and not self.usage_clients:
-            emit(ConversableAgentUsageSummaryNoCostIncurredMessage, recipient_name=self.name)
+            emit(ConversableAgentUsageSummaryNoCostIncurredEvent, recipient=self.name)
             return
-        emit(ConversableAgentUsageSummaryMessage, recipient_name=self.name)
+        emit(ConversableAgentUsageSummaryEvent, recipient=self.name)
         print_usage_summary(self.get_actual_usage(), self.get_total_usage(), mode)
 
 

@@ -7,8 +7,8 @@ from typing import Any
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from termcolor import colored
 
-from ...messages.client_messages import StreamConsoleMessage
-from ...messages.emit import emit, emit_print
+from ...events.client_events import StreamEvent
+from ...io.emit import emit, emit_print
 from .stream_chunks import chunk_owner
 
 __all__ = ["StreamAccumulator"]
@@ -65,7 +65,7 @@ class StreamAccumulator:
                 state.content = (state.content or "") + delta.content
                 state.pieces += 1
                 if self._echo:
-                    emit(StreamConsoleMessage, content=delta.content)
+                    emit(StreamEvent, content=delta.content)
                     self._printed = True
             if getattr(delta, "refusal", None):
                 state.refusal = (state.refusal or "") + delta.refusal  # type: ignore[operator]

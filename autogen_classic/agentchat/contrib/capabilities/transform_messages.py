@@ -6,7 +6,7 @@ import copy
 from typing import Optional, Sequence
 
 from ....formatting_utils import colored
-from ....messages.emit import emit_print
+from ....io.emit import emit_print
 from ...conversable_agent import ConversableAgent
 from .agent_capability import AgentCapability
 from .transforms import MessageTransform

@@ -17,7 +17,7 @@ from typing import Any, Optional, Protocol, Union, runtime_checkable
 from .... import token_count_utils
 from ....cache import AbstractCache, Cache
 from ....exception_utils import InvalidArgumentError, InvalidArgumentTypeError
-from ....messages.emit import emit_print
+from ....io.emit import emit_print
 from . import transforms_util
 from .text_compressors import LLMLingua, TextCompressor
 from .transforms_util import MessageContentType, count_text_tokens, should_transform_message

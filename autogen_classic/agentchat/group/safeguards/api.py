@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ....llm_config import LLMConfig
-from ....messages.emit import emit_print
+from ....io.emit import emit_print
 from ...agent import Agent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ...conversable.guards.safeguard_hooks import SAFEGUARD_HOOKS
 from ...conversable_agent import ConversableAgent

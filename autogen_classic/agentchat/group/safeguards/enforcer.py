@@ -23,7 +23,7 @@ from ....llm_config import LLMConfig  # noqa: F401
 from ....types import content_str  # noqa: F401
 from ...transitions.guardrails import LLMGuardrail, RegexGuardrail  # noqa: F401
 from ...transitions.target_base import TransitionTarget  # noqa: F401
-from ....messages.emit import emit
+from ....io.emit import emit
 from ...conversable.guards.safeguard_hooks import SafeguardBlock
 from ...conversable_agent import ConversableAgent
 from ...groupchat import GroupChatManager

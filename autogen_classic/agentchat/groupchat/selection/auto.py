@@ -28,12 +28,12 @@ from termcolor import colored
 
 from ....cache import Cache
 from ....coding.utils import content_str
-from ....messages.agent_messages import (
-    SpeakerAttemptFailedMultipleAgentsMessage,
-    SpeakerAttemptFailedNoAgentsMessage,
-    SpeakerAttemptSuccessfullMessage,
+from ....events.chat_events import (
+    SpeakerAttemptFailedMultipleAgentsEvent,
+    SpeakerAttemptFailedNoAgentsEvent,
+    SpeakerAttemptSuccessfulEvent,
 )
-from ....messages.emit import emit, emit_print
+from ....io.emit import emit, emit_print
 from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
@@ -213,14 +213,14 @@ class _Session:
 
 
 _ATTEMPT_EVENTS = {
-    "selected": SpeakerAttemptSuccessfullMessage,
-    "multiple": SpeakerAttemptFailedMultipleAgentsMessage,
+    "selected": SpeakerAttemptSuccessfulEvent,
+    "multiple": SpeakerAttemptFailedMultipleAgentsEvent,
 }
 
 
 def print_attempt(outcome: str, attempt: int, total: int, mentions: dict[str, int]) -> None:
     """Print the outcome of attempt ``attempt`` of ``total`` (``select_speaker_auto_verbose``)."""
-    event = _ATTEMPT_EVENTS.get(outcome, SpeakerAttemptFailedNoAgentsMessage)
+    event = _ATTEMPT_EVENTS.get(outcome, SpeakerAttemptFailedNoAgentsEvent)
     emit(event, mentions=dict(mentions), attempt=attempt, attempts_left=total - attempt, verbose=True)
 
 

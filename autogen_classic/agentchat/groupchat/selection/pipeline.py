@@ -28,9 +28,9 @@ from typing import Any, Optional
 
 from ....exception_utils import NoEligibleSpeaker
 from ....io import IOStream
-from ....messages.emit import listening, send_to
+from ....io.emit import emit_quiet, listening
+from ....events.run_events import SpeakerSelectionEvent
 from ....logger.redaction import redact_secrets
-from ....messages.run_events import SpeakerSelectionMessage
 from ....types import is_agent
 from ...agent import Agent
 from ...conversable.agent_args import shown
@@ -291,9 +291,9 @@ def _announce(record: SelectionRecord, selector: Any) -> None:
     logger.debug("Speaker selection, round %d (%s): %s; %s", record.round, record.method, record.chosen,
                  record.reason)
     stream = IOStream.get_default()
-    if listening(stream):
-        send_to(stream, SpeakerSelectionMessage.build(
-            manager_name=str(getattr(selector, "name", "")), record=redact_secrets(record.to_dict())))
+    if listening(stream):  # the record is redacted only for a listener
+        emit_quiet(SpeakerSelectionEvent, stream, manager_name=str(getattr(selector, "name", "")),
+                   record=redact_secrets(record.to_dict()))
 
 
 def _done(record: SelectionRecord, chosen: Agent, selector: Any = None) -> Agent:

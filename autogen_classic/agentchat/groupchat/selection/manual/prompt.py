@@ -20,12 +20,8 @@ from typing import Any
 from .....exception_utils import NoEligibleSpeaker
 from .....io import IOStream
 from .....io.input_details import asking_for_speaker
-from .....messages.agent_messages import (
-    SelectSpeakerInvalidInputMessage,
-    SelectSpeakerMessage,
-    SelectSpeakerTryCountExceededMessage,
-)
-from .....messages.emit import emit, emit_print
+from .....events.chat_events import SelectSpeakerEvent, SelectSpeakerInvalidInputEvent, SelectSpeakerTryCountExceededEvent
+from .....io.emit import emit, emit_print
 from ....agent import Agent
 from ..trace import ManualPick, SelectionAttempt, SelectionRecord
 from .answers import read_answer
@@ -92,7 +88,7 @@ class _Question:
             self.record.attempts.append(SelectionAttempt("human", answer, {}, outcome))  # type: ignore[arg-type]
 
     def show_list(self) -> None:
-        emit(SelectSpeakerMessage, self.out, agent_names=self.names)
+        emit(SelectSpeakerEvent, self.out, agents=self.names)
         if self.view == "rich":
             emit_print(rich_details_text(self.decision), iostream=self.out)
 
@@ -100,7 +96,7 @@ class _Question:
         if self.view == "rich":
             emit_print(rich_invalid_text(text, len(self.agents)), iostream=self.out)
         else:
-            emit(SelectSpeakerInvalidInputMessage, self.out, agent_names=self.names)
+            emit(SelectSpeakerInvalidInputEvent, self.out, agents=self.names)
 
 
 def console_choice(
@@ -128,7 +124,7 @@ def console_choice(
     tries = asks = 0
     while True:
         if tries >= _MANUAL_TRIES - 1:
-            emit(SelectSpeakerTryCountExceededMessage, out, try_count=tries + 1, agent_names=question.names)
+            emit(SelectSpeakerTryCountExceededEvent, out, try_count=tries + 1, agents=question.names)
             return None, f"{tries} invalid inputs"
         try:
             with asking_for_speaker(question.decision.to_data(prompt, question.view, commands)):

@@ -1,8 +1,14 @@
 """Sending events to the current ``IOStream``: the one way the package prints.
 
-``emit`` sends an event the console prints; ``emit_quiet`` one it does not print, built only when
-something other than the plain console listens. With the plain console alone, a printed event is
-rendered by its class without building the model: same text, none of the cost, on every round.
+The package emits ``autogen.events`` classes; which shape a stream gets is decided here, at the stream:
+a run's stream (``takes_run_events``) gets the event itself; the console and every other stream (websockets,
+``initiate_chat_stream``, a user's ``IOStream``) get the event's classic face, its ag2 0.7.3 ``messages`` class
+(see :func:`~.base_event.classic_face`), as they always did. A ``messages`` class given to the emitter is
+sent as it is.
+
+``emit`` sends an event the console prints; ``emit_quiet`` one it does not print, built only when something
+other than the plain console listens. With the plain console alone, a printed event is rendered by its class
+without building the model: same text, none of the cost, on every round.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from contextvars import ContextVar
 from types import SimpleNamespace
 from typing import Any, Iterator, Optional
 
-from ..io.base import IOConsole, IOStream
+from ..events.base_event import classic_face
+from ..events.print_event import PrintEvent
+from .base import IOConsole, IOStream
 
 __all__ = [
     "chat_is_silent", "emit", "emit_print", "emit_quiet", "emit_run_event", "listening", "send_to", "silent_chat",
@@ -52,41 +60,46 @@ def listening(stream: Any) -> bool:
     return type(stream) is not IOConsole and getattr(stream, "send", None) is not None
 
 
+def _built_for(stream: Any, event_cls: Any, fields: dict[str, Any]) -> Any:
+    """The event ``event_cls`` with content ``fields`` in the shape ``stream`` gets (see the module's doc)."""
+    face = classic_face(event_cls)
+    if face is None or getattr(stream, "takes_run_events", False):
+        return event_cls.build(**fields)
+    return face.build(fields)
+
+
 def emit(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
     """Send the event ``event_cls`` with content ``fields`` to ``iostream`` (default: the current stream)."""
     stream = iostream if iostream is not None else IOStream.get_default()
     if type(stream) is IOConsole:
-        content_cls = event_cls.model_fields["content"].annotation
-        content_cls.print(SimpleNamespace(**fields), stream.print)
+        face = classic_face(event_cls)
+        if face is None:
+            event_cls.model_fields["content"].annotation.print(SimpleNamespace(**fields), stream.print)
+        else:
+            face.content.print(SimpleNamespace(**face.fields(fields)), stream.print)
         return
-    send_to(stream, event_cls.build(**fields))
+    send_to(stream, _built_for(stream, event_cls, fields))
 
 
 def emit_quiet(event_cls: Any, iostream: Optional[IOStream] = None, /, **fields: Any) -> None:
     """Like :func:`emit`, for an event that prints nothing: not built when only the console listens."""
     stream = iostream if iostream is not None else IOStream.get_default()
     if listening(stream):
-        send_to(stream, event_cls.build(**fields))
+        send_to(stream, _built_for(stream, event_cls, fields))
 
 
-def emit_run_event(
-    event_cls: Any, iostream: Optional[IOStream] = None, /, *, face: Any = None, silent: bool = False, **fields: Any
-) -> None:
+def emit_run_event(event_cls: Any, iostream: Optional[IOStream] = None, /, *, silent: bool = False, **fields: Any) -> None:
     """Send an AG2 Classic 0.14 event that ag2 0.7.3 never sent (``TerminationEvent``, ``ExecutedFunctionEvent``).
 
     A run's stream always gets ``event_cls``; any other stream (the console among them) gets its classic face
-    ``face`` (the ``messages`` class: the same text, 0.7.3's JSON shape) only when the chat is not silent
-    (``silent``, or the innermost chat started with ``silent=True``): 0.14.1 prints these lines even then.
+    (the same text, 0.7.3's JSON shape) only when the chat is not silent (``silent``, or the innermost chat
+    started with ``silent=True``): 0.14.1 prints these lines even then.
     """
     stream = iostream if iostream is not None else IOStream.get_default()
-    if getattr(stream, "takes_run_events", False):
-        send_to(stream, event_cls.build(**fields))
-    elif not (silent or chat_is_silent()):
-        send_to(stream, (face if face is not None else event_cls).build(**fields))
+    if getattr(stream, "takes_run_events", False) or not (silent or chat_is_silent()):
+        send_to(stream, _built_for(stream, event_cls, fields))
 
 
 def emit_print(*objects: Any, sep: str = " ", end: str = "\n", iostream: Optional[IOStream] = None) -> None:
-    """Print ``objects`` as a ``PrintMessage`` event (text the package prints outside any other event)."""
-    from .print_message import PrintMessage  # the events import this module's users, not the reverse
-
-    emit(PrintMessage, iostream, objects=[o if isinstance(o, str) else str(o) for o in objects], sep=sep, end=end)
+    """Print ``objects`` as a ``PrintEvent`` (text the package prints outside any other event)."""
+    emit(PrintEvent, iostream, objects=[o if isinstance(o, str) else str(o) for o in objects], sep=sep, end=end)
