@@ -154,7 +154,7 @@ def _details(err: ValidationError, prefix: tuple[Any, ...]) -> list[InitErrorDet
 
 
 def _error(errors: list[InitErrorDetails]) -> ValidationError:
-    return ValidationError.from_exception_data("LLMConfig", errors)
+    return ValidationError.from_exception_data("_LLMConfig", errors)  # the title AG2 Classic 0.14 gives
 
 
 def unexpected_keyword(name: str) -> TypeError:

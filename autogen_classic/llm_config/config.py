@@ -298,7 +298,7 @@ class LLMConfig(dict):  # type: ignore[type-arg]
             app = ApplicationConfig()
             entries = [build_entry(entry, app, index, errors) for index, entry in enumerate(value or [])]
             if errors:
-                raise ValidationError.from_exception_data("LLMConfig", errors)
+                raise ValidationError.from_exception_data("_LLMConfig", errors)  # the title AG2 Classic 0.14 gives
             value = [ConfigListEntry(entry.model_dump()) for entry in entries]
         dict.__setitem__(self, key, value)
 
