@@ -211,6 +211,9 @@ def event_print(
     target.log(level, sep.join(str(obj) for obj in objects), extra={_END_ATTRIBUTE: end, _FLUSH_ATTRIBUTE: flush})
 
 
+_EVENT_LOGGER = logging.getLogger(EVENT_LOGGER_NAME)  # logging keeps one object per name for the process
+
+
 def routed_event_logger() -> Optional[logging.Logger]:
     """The ``ag2.event.processor`` logger when the console's text must go through it, else None.
 
@@ -218,7 +221,7 @@ def routed_event_logger() -> Optional[logging.Logger]:
     INFO, disabling it); unconfigured, the console prints directly, which shows the same text and follows a
     replaced ``sys.stdout``.
     """
-    events = logging.getLogger(EVENT_LOGGER_NAME)
+    events = _EVENT_LOGGER  # asked on every console print: the logger object is looked up once
     configured = (
         any(_set_by_user(handler) for handler in events.handlers)
         or bool(events.filters)
