@@ -11,31 +11,7 @@ from ..import_utils import optional_import_block, require_optional_import  # noq
 from ..oai.client import OpenAIWrapper  # noqa: F401 - importable here, as in the classic module
 from ..types import LLMMessageType, content_str  # noqa: F401 - importable here, as in the classic module
 from .base_event import BaseEvent, resolve_print_callable, wrap_event  # noqa: F401 - as in the classic module
-from .chat_events import (  # noqa: F401 - importable here, as in the classic module
-    IS_PIL_AVAILABLE,
-    ClearAgentsHistoryEvent,
-    ClearConversableAgentHistoryEvent,
-    ClearConversableAgentHistoryWarningEvent,
-    ConversableAgentUsageSummaryEvent,
-    ConversableAgentUsageSummaryNoCostIncurredEvent,
-    ExecuteCodeBlockEvent,
-    ExecutedFunctionEvent,
-    ExecuteFunctionEvent,
-    GenerateCodeExecutionReplyEvent,
-    GroupChatResumeEvent,
-    GroupChatRunChatEvent,
-    PostCarryoverProcessingEvent,
-    SelectSpeakerEvent,
-    SelectSpeakerInvalidInputEvent,
-    SelectSpeakerTryCountExceededEvent,
-    SpeakerAttemptFailedMultipleAgentsEvent,
-    SpeakerAttemptFailedNoAgentsEvent,
-    SpeakerAttemptSuccessfulEvent,
-    TerminationAndHumanReplyNoInputEvent,
-    UsingAutoReplyEvent,
-    carryover_text,
-    chat_message_text,
-)
+from .chat_events import *  # noqa: F401,F403 - importable here, as in the classic module
 from .received_events import (  # noqa: F401 - importable here, as in the classic module
     BasePrintReceivedEvent,
     EventRole,

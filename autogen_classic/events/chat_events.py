@@ -18,6 +18,20 @@ from pydantic import model_serializer, model_validator
 from termcolor import colored
 
 from .base_event import BaseEvent, resolve_print_callable, wrap_event
+from .chat_text import (
+    attempt_failed_text,
+    attempt_successful_text,
+    carryover_text,
+    chat_message_text,
+    code_block_text,
+    code_blocks_text,
+    function_text,
+    print_candidates,
+    print_chat_banner,
+    print_clearing,
+    print_preserving,
+    print_resumed,
+)
 from .console_text import named
 
 __all__ = [
@@ -48,29 +62,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ chats
-def chat_message_text(message: Any) -> str:
-    """A chat's first message as its banner shows it: a str as is, "Callable: name", "Dict: {...}", "None";
-    anything else as ""."""
-    if isinstance(message, str):
-        return message
-    if callable(message):
-        return "Callable: " + getattr(message, "__name__", str(message))
-    if isinstance(message, dict):
-        return "Dict: " + str(message)
-    return "None" if message is None else ""
-
-
-def carryover_text(carryover: Any) -> str:
-    """A carryover as printed: a str as is, a list's items (a dict's content) joined by newlines."""
-    if not isinstance(carryover, list):
-        return carryover  # type: ignore[no-any-return]
-    return "\n".join(
-        item if isinstance(item, str) else str(item["content"]) if isinstance(item, dict) and "content" in item
-        else str(item)
-        for item in carryover
-    )
-
-
 IS_PIL_AVAILABLE = importlib.util.find_spec("PIL") is not None
 """Whether Pillow can be imported (images in messages print as their placeholders either way)."""
 
@@ -128,13 +119,7 @@ class PostCarryoverProcessingEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print the banner (with the message and carryover when ``verbose``)."""
-        out = resolve_print_callable(f)
-        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
-        out(colored("Starting a new chat....", "blue"), flush=True)
-        if self.verbose:
-            out(colored("Event:\n" + self.message, "blue"), flush=True)
-            out(colored("Carryover:\n" + carryover_text(self.carryover), "blue"), flush=True)
-        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+        print_chat_banner(resolve_print_callable(f), self.verbose, self.message, self.carryover, "Event")
 
 
 @wrap_event
@@ -190,9 +175,7 @@ class ExecuteCodeBlockEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print the notice in red."""
-        resolve_print_callable(f)(colored(
-            f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is {self.language})...", "red"
-        ), flush=True)
+        resolve_print_callable(f)(colored(code_block_text(self.code_block_count, self.language), "red"), flush=True)
 
 
 @wrap_event
@@ -211,9 +194,8 @@ class ExecuteFunctionEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print the function, call id and arguments in magenta."""
-        resolve_print_callable(f)(colored(
-            f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
-            f"Input arguments: {self.arguments}", "magenta"), flush=True)
+        text = function_text("EXECUTING", self.func_name, self.call_id, self.arguments)
+        resolve_print_callable(f)(colored(text, "magenta"), flush=True)
 
 
 @wrap_event
@@ -235,9 +217,8 @@ class ExecutedFunctionEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print the function, call id, arguments and output in magenta."""
-        resolve_print_callable(f)(colored(
-            f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
-            f"Input arguments: {self.arguments}\nOutput:\n{self.content}", "magenta"), flush=True)
+        text = function_text("EXECUTED", self.func_name, self.call_id, self.arguments) + f"\nOutput:\n{self.content}"
+        resolve_print_callable(f)(colored(text, "magenta"), flush=True)
 
 
 @wrap_event
@@ -256,17 +237,24 @@ class GenerateCodeExecutionReplyEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print the notice (one block, or how many and their languages) in red."""
-        blocks = self.code_blocks
-        if len(blocks) == 1:
-            text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {blocks[0]})..."
-        else:
-            text = f"\n>>>>>>>> EXECUTING {len(blocks)} CODE BLOCKS (inferred languages are [{', '.join(blocks)}])..."
-        resolve_print_callable(f)(colored(text, "red"), flush=True)
+        resolve_print_callable(f)(colored(code_blocks_text(self.code_blocks), "red"), flush=True)
 
 
 # ------------------------------------------------------------------ group chats
+class _SilentAsVerbose(BaseEvent):
+    """An event built with the classic ``silent`` flag, kept as ``verbose`` (its opposite); its serialised
+    form (``silent``) reads back."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_back(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "silent" in data and "verbose" not in data:
+            data = {**data, "verbose": not data["silent"]}
+        return data
+
+
 @wrap_event
-class GroupChatRunChatEvent(BaseEvent):
+class GroupChatRunChatEvent(_SilentAsVerbose):
     """The manager names the next speaker (serialised with ``silent``)."""
 
     speaker: str
@@ -275,13 +263,6 @@ class GroupChatRunChatEvent(BaseEvent):
     def __init__(self, *, uuid: Optional[UUID] = None, speaker: Any, silent: Optional[bool] = False, **fields: Any):
         fields.setdefault("verbose", not silent)
         super().__init__(uuid=uuid, speaker=named(speaker), **fields)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _read_back(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "silent" in data and "verbose" not in data:
-            data = {**data, "verbose": not data["silent"]}
-        return data
 
     @model_serializer
     def serialize_model(self) -> dict[str, Any]:
@@ -294,7 +275,7 @@ class GroupChatRunChatEvent(BaseEvent):
 
 
 @wrap_event
-class GroupChatResumeEvent(BaseEvent):
+class GroupChatResumeEvent(_SilentAsVerbose):
     """A group chat is resumed from earlier messages (``events``)."""
 
     last_speaker_name: str
@@ -306,13 +287,6 @@ class GroupChatResumeEvent(BaseEvent):
         fields.setdefault("verbose", not silent)
         super().__init__(uuid=uuid, last_speaker_name=last_speaker_name, events=events, **fields)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _read_back(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "silent" in data and "verbose" not in data:
-            data = {**data, "verbose": not data["silent"]}
-        return data
-
     @model_serializer
     def serialize_model(self) -> dict[str, Any]:
         """``{"uuid", "last_speaker_name", "events", "silent"}``, the classic serialised form."""
@@ -321,8 +295,7 @@ class GroupChatResumeEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print how many messages the chat resumes with and its last speaker."""
-        resolve_print_callable(f)(f"Prepared group chat with {len(self.events)} events, the last speaker is",
-                                  colored(self.last_speaker_name, "yellow"), flush=True)
+        print_resumed(resolve_print_callable(f), len(self.events), "events", self.last_speaker_name)
 
 
 @wrap_event
@@ -338,11 +311,7 @@ class ClearAgentsHistoryEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print whose history is cleared, and how many of its last messages are kept."""
-        who = self.agent if self.agent else "all agents"
-        if self.nr_events_to_preserve:
-            resolve_print_callable(f)(f"Clearing history for {who} except last {self.nr_events_to_preserve} events.")
-        else:
-            resolve_print_callable(f)(f"Clearing history for {who}.")
+        print_clearing(resolve_print_callable(f), self.agent, self.nr_events_to_preserve, "events")
 
 
 @wrap_event
@@ -372,20 +341,21 @@ class ClearConversableAgentHistoryEvent(BaseEvent):
 
     def print(self, f: Any = None) -> None:
         """Print one line per message kept."""
-        for _ in range(self.no_events_preserved):
-            resolve_print_callable(f)(
-                f"Preserving one more event for {self.agent} to not divide history between tool call and tool response."
-            )
+        print_preserving(resolve_print_callable(f), self.no_events_preserved, self.agent, "event")
 
 
-@wrap_event
-class ClearConversableAgentHistoryWarningEvent(BaseEvent):
-    """``nr_events_to_preserve`` does not apply when one conversation is cleared."""
+class _OfRecipient(BaseEvent):
+    """An event about one agent and nothing else, built from the agent (``recipient``; its name is kept)."""
 
     recipient: str
 
     def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
         super().__init__(uuid=uuid, recipient=named(recipient), **fields)
+
+
+@wrap_event
+class ClearConversableAgentHistoryWarningEvent(_OfRecipient):
+    """``nr_events_to_preserve`` does not apply when one conversation is cleared."""
 
     def print(self, f: Any = None) -> None:
         """Print the warning in yellow."""
@@ -426,9 +396,8 @@ class SpeakerAttemptSuccessfulEvent(_SpeakerAttempt):
 
     def print(self, f: Any = None) -> None:
         """Print the attempt and the agent chosen, in green."""
-        resolve_print_callable(f)(colored(
-            f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully "
-            f"selected: {next(iter(self.mentions))}", "green"), flush=True)
+        text = attempt_successful_text(self.attempt, self.attempts_left, self.mentions)
+        resolve_print_callable(f)(colored(text, "green"), flush=True)
 
 
 @wrap_event
@@ -437,9 +406,8 @@ class SpeakerAttemptFailedMultipleAgentsEvent(_SpeakerAttempt):
 
     def print(self, f: Any = None) -> None:
         """Print the failed attempt in red."""
-        resolve_print_callable(f)(colored(
-            f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it "
-            "included multiple agent names.", "red"), flush=True)
+        resolve_print_callable(f)(colored(attempt_failed_text(self.attempt, self.attempts_left, True), "red"),
+                                  flush=True)
 
 
 @wrap_event
@@ -448,30 +416,30 @@ class SpeakerAttemptFailedNoAgentsEvent(_SpeakerAttempt):
 
     def print(self, f: Any = None) -> None:
         """Print the failed attempt in red."""
-        resolve_print_callable(f)(colored(
-            f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent names.", "red"
-        ), flush=True)
+        resolve_print_callable(f)(colored(attempt_failed_text(self.attempt, self.attempts_left, False), "red"),
+                                  flush=True)
 
 
 def _names(agents: Optional[list[Any]]) -> Optional[list[str]]:
     return [named(agent) for agent in agents] if agents else None
 
 
-@wrap_event
-class SelectSpeakerEvent(BaseEvent):
-    """The numbered list of manual speaker selection."""
+class _OfCandidates(BaseEvent):
+    """A manual-selection event about the candidate ``agents`` and nothing else (their names are kept)."""
 
     agents: Optional[list[str]] = None
 
     def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any):
         super().__init__(uuid=uuid, agents=_names(agents), **fields)
 
+
+@wrap_event
+class SelectSpeakerEvent(_OfCandidates):
+    """The numbered list of manual speaker selection."""
+
     def print(self, f: Any = None) -> None:
         """Print the candidates, numbered from 1."""
-        out = resolve_print_callable(f)
-        out("Please select the next speaker from the following list:")
-        for number, name in enumerate(self.agents or [], start=1):
-            out(f"{number}: {name}")
+        print_candidates(resolve_print_callable(f), self.agents)
 
 
 @wrap_event
@@ -493,13 +461,8 @@ class SelectSpeakerTryCountExceededEvent(BaseEvent):
 
 
 @wrap_event
-class SelectSpeakerInvalidInputEvent(BaseEvent):
+class SelectSpeakerInvalidInputEvent(_OfCandidates):
     """Manual selection got something other than a listed number."""
-
-    agents: Optional[list[str]] = None
-
-    def __init__(self, *, uuid: Optional[UUID] = None, agents: Optional[list[Any]] = None, **fields: Any):
-        super().__init__(uuid=uuid, agents=_names(agents), **fields)
 
     def print(self, f: Any = None) -> None:
         """Print the range of valid numbers."""
@@ -508,13 +471,8 @@ class SelectSpeakerInvalidInputEvent(BaseEvent):
 
 # ------------------------------------------------------------------ usage
 @wrap_event
-class ConversableAgentUsageSummaryNoCostIncurredEvent(BaseEvent):
+class ConversableAgentUsageSummaryNoCostIncurredEvent(_OfRecipient):
     """An agent without a model has no usage."""
-
-    recipient: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
-        super().__init__(uuid=uuid, recipient=named(recipient), **fields)
 
     def print(self, f: Any = None) -> None:
         """Print that the agent incurred no cost."""
@@ -522,13 +480,8 @@ class ConversableAgentUsageSummaryNoCostIncurredEvent(BaseEvent):
 
 
 @wrap_event
-class ConversableAgentUsageSummaryEvent(BaseEvent):
+class ConversableAgentUsageSummaryEvent(_OfRecipient):
     """The heading of an agent's usage summary."""
-
-    recipient: str
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any, **fields: Any):
-        super().__init__(uuid=uuid, recipient=named(recipient), **fields)
 
     def print(self, f: Any = None) -> None:
         """Print the agent's name as the heading."""

@@ -13,29 +13,20 @@ from uuid import UUID
 from termcolor import colored
 
 from ..events import chat_events as events
-from ..events.chat_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
-    ClearAgentsHistoryEvent,
-    ClearConversableAgentHistoryEvent,
-    ClearConversableAgentHistoryWarningEvent,
-    ConversableAgentUsageSummaryEvent,
-    ConversableAgentUsageSummaryNoCostIncurredEvent,
-    ExecuteCodeBlockEvent,
-    ExecutedFunctionEvent,
-    ExecuteFunctionEvent,
-    GenerateCodeExecutionReplyEvent,
-    GroupChatResumeEvent,
-    GroupChatRunChatEvent,
-    PostCarryoverProcessingEvent,
-    SelectSpeakerEvent,
-    SelectSpeakerInvalidInputEvent,
-    SelectSpeakerTryCountExceededEvent,
-    SpeakerAttemptFailedMultipleAgentsEvent,
-    SpeakerAttemptFailedNoAgentsEvent,
-    SpeakerAttemptSuccessfulEvent,
-    TerminationAndHumanReplyNoInputEvent,
-    UsingAutoReplyEvent,
+from ..events.chat_events import *  # noqa: F401,F403 - importable here, as in AG2 Classic 0.14
+from ..events.chat_text import (
+    attempt_failed_text,
+    attempt_successful_text,
     carryover_text,
     chat_message_text,
+    code_block_text,
+    code_blocks_text,
+    function_text,
+    print_candidates,
+    print_chat_banner,
+    print_clearing,
+    print_preserving,
+    print_resumed,
 )
 from ..events.received_events import (  # noqa: F401 - importable here, as in AG2 Classic 0.14
     FunctionCallEvent,
@@ -135,14 +126,7 @@ class PostCarryoverProcessingMessage(BaseMessage):
         return carryover_text(self.carryover)
 
     def print(self, f: Printer = None) -> None:
-        # Module functions only: the console renders this with a plain namespace of the fields as ``self``.
-        out = printer(f)
-        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
-        out(colored("Starting a new chat....", "blue"), flush=True)
-        if self.verbose:
-            out(colored("Message:\n" + self.message, "blue"), flush=True)
-            out(colored("Carryover:\n" + carryover_text(self.carryover), "blue"), flush=True)
-        out(colored("\n" + "*" * 80, "blue"), flush=True, sep="")
+        print_chat_banner(printer(f), self.verbose, self.message, self.carryover, "Message")
 
 
 class _HumanReply(BaseMessage):
@@ -204,8 +188,7 @@ class ExecuteCodeBlockMessage(_ForRecipient):
     recipient_name: str
 
     def print(self, f: Printer = None) -> None:
-        printer(f)(colored(f"\n>>>>>>>> EXECUTING CODE BLOCK {self.code_block_count} (inferred language is "
-                        f"{self.language})...", "red"), flush=True)
+        printer(f)(colored(code_block_text(self.code_block_count, self.language), "red"), flush=True)
 
 
 @wrap_message(event=events.GenerateCodeExecutionReplyEvent, renames={**NAMES, "code_block_languages": "code_blocks"},
@@ -226,12 +209,7 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
-        languages = self.code_block_languages
-        if len(languages) == 1:
-            text = f"\n>>>>>>>> EXECUTING CODE BLOCK (inferred language is {languages[0]})..."
-        else:
-            text = f"\n>>>>>>>> EXECUTING {len(languages)} CODE BLOCKS (inferred languages are [{', '.join(languages)}])..."
-        printer(f)(colored(text, "red"), flush=True)
+        printer(f)(colored(code_blocks_text(self.code_block_languages), "red"), flush=True)
 
 
 @wrap_message(event=events.ExecuteFunctionEvent, renames=RECIPIENT)
@@ -244,8 +222,8 @@ class ExecuteFunctionMessage(_ForRecipient):
     recipient_name: str
 
     def print(self, f: Printer = None) -> None:
-        printer(f)(colored(f"\n>>>>>>>> EXECUTING FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
-                        f"Input arguments: {self.arguments}", "magenta"), flush=True)
+        printer(f)(colored(function_text("EXECUTING", self.func_name, self.call_id, self.arguments), "magenta"),
+                   flush=True)
 
 
 @wrap_message(event=events.ExecutedFunctionEvent, renames=RECIPIENT)
@@ -259,8 +237,8 @@ class ExecutedFunctionMessage(_ForRecipient):
     recipient_name: str
 
     def print(self, f: Printer = None) -> None:
-        printer(f)(colored(f"\n>>>>>>>> EXECUTED FUNCTION {self.func_name}...\nCall ID: {self.call_id}\n"
-                        f"Input arguments: {self.arguments}\nOutput:\n{self.content}", "magenta"), flush=True)
+        text = function_text("EXECUTED", self.func_name, self.call_id, self.arguments) + f"\nOutput:\n{self.content}"
+        printer(f)(colored(text, "magenta"), flush=True)
 
 
 # ------------------------------------------------------------------ group chats
@@ -297,15 +275,13 @@ class GroupChatResumeMessage(BaseMessage):
 
     def print(self, f: Printer = None) -> None:
         # ag2 0.7.3's line; the package's console prints 0.14.1's (``GroupChatResumeConsoleMessage``).
-        printer(f)(f"Prepared group chat with {len(self.messages)} messages, the last speaker is",
-                   colored(self.last_speaker_name, "yellow"), flush=True)
+        print_resumed(printer(f), len(self.messages), "messages", self.last_speaker_name)
 
 
 class _GroupChatResumeConsole(GroupChatResumeMessage.model_fields["content"].annotation):  # type: ignore[misc]
     def print(self, f: Printer = None) -> None:
         # The console's line is AG2 Classic 0.14.1's ("events"), see docs/migrating.md.
-        printer(f)(f"Prepared group chat with {len(self.messages)} events, the last speaker is",
-                   colored(self.last_speaker_name, "yellow"), flush=True)
+        print_resumed(printer(f), len(self.messages), "events", self.last_speaker_name)
 
 
 GroupChatResumeConsoleMessage = console_face(GroupChatResumeMessage, _GroupChatResumeConsole,
@@ -327,11 +303,7 @@ class ClearAgentsHistoryMessage(BaseMessage):
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
-        who = self.agent_name if self.agent_name else "all agents"
-        if self.nr_messages_to_preserve:
-            printer(f)(f"Clearing history for {who} except last {self.nr_messages_to_preserve} messages.")
-        else:
-            printer(f)(f"Clearing history for {who}.")
+        print_clearing(printer(f), self.agent_name, self.nr_messages_to_preserve, "messages")
 
 
 @wrap_message(event=events.ClearConversableAgentHistoryEvent, renames={
@@ -351,9 +323,7 @@ class ClearConversableAgentHistoryMessage(BaseMessage):
         super().__init__(uuid=uuid, no_messages_preserved=no_messages_preserved, **fields)
 
     def print(self, f: Printer = None) -> None:
-        for _ in range(self.no_messages_preserved):
-            printer(f)(f"Preserving one more message for {self.agent_name} to not divide history between tool call and "
-                    "tool response.")
+        print_preserving(printer(f), self.no_messages_preserved, self.agent_name, "message")
 
 
 @wrap_message(event=events.ClearConversableAgentHistoryWarningEvent, renames=RECIPIENT)
@@ -384,9 +354,8 @@ class SpeakerAttemptSuccessfullMessage(_SpeakerAttempt):
     """An "auto" selection attempt named exactly one agent."""
 
     def print(self, f: Printer = None) -> None:
-        name = next(iter(self.mentions))
-        printer(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} successfully selected: "
-                        f"{name}", "green"), flush=True)
+        printer(f)(colored(attempt_successful_text(self.attempt, self.attempts_left, self.mentions), "green"),
+                   flush=True)
 
 
 @wrap_message(event=events.SpeakerAttemptFailedMultipleAgentsEvent, renames={})
@@ -394,8 +363,7 @@ class SpeakerAttemptFailedMultipleAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named several agents."""
 
     def print(self, f: Printer = None) -> None:
-        printer(f)(colored(f">>>>>>>> Select speaker attempt {self.attempt} of {self.attempt + self.attempts_left} failed as it included "
-                        "multiple agent names.", "red"), flush=True)
+        printer(f)(colored(attempt_failed_text(self.attempt, self.attempts_left, True), "red"), flush=True)
 
 
 @wrap_message(event=events.SpeakerAttemptFailedNoAgentsEvent, renames={})
@@ -403,8 +371,7 @@ class SpeakerAttemptFailedNoAgentsMessage(_SpeakerAttempt):
     """An "auto" selection attempt named no agent."""
 
     def print(self, f: Printer = None) -> None:
-        printer(f)(colored(f">>>>>>>> Select speaker attempt #{self.attempt} failed as it did not include any agent "
-                        "names.", "red"), flush=True)
+        printer(f)(colored(attempt_failed_text(self.attempt, self.attempts_left, False), "red"), flush=True)
 
 
 class _WithAgentNames(BaseMessage):
@@ -426,10 +393,7 @@ class SelectSpeakerMessage(_WithAgentNames):
     agent_names: Optional[list[str]] = None
 
     def print(self, f: Printer = None) -> None:
-        out = printer(f)
-        out("Please select the next speaker from the following list:")
-        for number, name in enumerate(self.agent_names or [], start=1):
-            out(f"{number}: {name}")
+        print_candidates(printer(f), self.agent_names)
 
 
 @wrap_message(event=events.SelectSpeakerTryCountExceededEvent, renames=AGENTS)
