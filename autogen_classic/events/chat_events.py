@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 from uuid import UUID
 
 from pydantic import model_serializer, model_validator
@@ -57,11 +57,32 @@ __all__ = [
     "TerminationAndHumanReplyNoInputEvent",
     "UsingAutoReplyEvent",
     "carryover_text",
+    "chat_info_fields",
     "chat_message_text",
 ]
 
 
 # ------------------------------------------------------------------ chats
+def chat_info_fields(chat_info: dict[str, Any], name: Callable[[Any], Any] = named) -> dict[str, Any]:
+    """The fields of the banner before a chat of ``initiate_chats``, from the chat's ``chat_info``.
+
+    Args:
+        chat_info: the chat's settings (carryover, message, verbose, sender, recipient, summary_method, ...).
+        name: what is kept of the sender and the recipient (by default their names).
+    """
+    method = chat_info.get("summary_method", "")
+    return {
+        "carryover": chat_info.get("carryover", ""),
+        "message": chat_message_text(chat_info.get("message")),
+        "verbose": chat_info.get("verbose", False),
+        "sender": name(chat_info.get("sender")),
+        "recipient": name(chat_info.get("recipient")),
+        "summary_method": method.__name__ if callable(method) else method,  # a function by its name
+        "summary_args": chat_info.get("summary_args"),
+        "max_turns": chat_info.get("max_turns"),
+    }
+
+
 IS_PIL_AVAILABLE = importlib.util.find_spec("PIL") is not None
 """Whether Pillow can be imported (images in messages print as their placeholders either way)."""
 
@@ -81,17 +102,7 @@ class PostCarryoverProcessingEvent(BaseEvent):
 
     def __init__(self, *, uuid: Optional[UUID] = None, chat_info: Optional[dict[str, Any]] = None, **fields: Any):
         if chat_info is not None:
-            method = chat_info.get("summary_method", "")
-            fields = {
-                "carryover": chat_info.get("carryover", ""),
-                "message": chat_message_text(chat_info.get("message")),
-                "verbose": chat_info.get("verbose", False),
-                "sender": named(chat_info.get("sender")),
-                "recipient": named(chat_info.get("recipient")),
-                "summary_method": method.__name__ if callable(method) else method,
-                "summary_args": chat_info.get("summary_args"),
-                "max_turns": chat_info.get("max_turns"),
-            }
+            fields = chat_info_fields(chat_info)
         super().__init__(uuid=uuid, **fields)
 
     @model_validator(mode="before")

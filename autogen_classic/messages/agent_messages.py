@@ -18,7 +18,6 @@ from ..events.chat_text import (
     attempt_failed_text,
     attempt_successful_text,
     carryover_text,
-    chat_message_text,
     code_block_text,
     code_blocks_text,
     function_text,
@@ -92,6 +91,17 @@ def _with_sender(fields: dict[str, Any], content: Any) -> dict[str, Any]:
     return fields
 
 
+class _ForRecipient(BaseMessage):
+    """An event about one agent, built from the agent (``recipient``; its name is kept).
+
+    Subclasses declare ``recipient_name`` where 0.7.3 has it (last, after their own fields).
+    """
+
+    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
+        fields.setdefault("recipient_name", agent_name(recipient) or "")
+        super().__init__(uuid=uuid, **fields)
+
+
 # ------------------------------------------------------------------ chats
 @wrap_message(event=events.PostCarryoverProcessingEvent, renames=NAMES)
 class PostCarryoverProcessingMessage(BaseMessage):
@@ -107,18 +117,10 @@ class PostCarryoverProcessingMessage(BaseMessage):
     max_turns: Optional[int] = None
 
     def __init__(self, *, uuid: Optional[UUID] = None, chat_info: Optional[dict[str, Any]] = None, **fields: Any):
-        if chat_info is not None:
-            method = chat_info.get("summary_method", "")
-            fields = {
-                "carryover": chat_info.get("carryover", ""),
-                "message": chat_message_text(chat_info.get("message")),
-                "verbose": chat_info.get("verbose", False),
-                "sender_name": agent_name(chat_info.get("sender")) or "",
-                "recipient_name": agent_name(chat_info.get("recipient")) or "",
-                "summary_method": method.__name__ if callable(method) else method,  # a function by its name
-                "summary_args": chat_info.get("summary_args"),
-                "max_turns": chat_info.get("max_turns"),
-            }
+        if chat_info is not None:  # the event's fields, with the agents' names under the classic names
+            fields = events.chat_info_fields(chat_info, lambda agent: agent_name(agent) or "")
+            fields["sender_name"] = fields.pop("sender")
+            fields["recipient_name"] = fields.pop("recipient")
         super().__init__(uuid=uuid, **fields)
 
     def _process_carryover(self) -> str:
@@ -129,16 +131,14 @@ class PostCarryoverProcessingMessage(BaseMessage):
         print_chat_banner(printer(f), self.verbose, self.message, self.carryover, "Message")
 
 
-class _HumanReply(BaseMessage):
+class _HumanReply(_ForRecipient):
     """An event of an agent (``recipient``) about to answer ``sender``; their names are kept.
 
     Subclasses declare ``sender_name`` and ``recipient_name`` after their own field, the 0.7.3 order.
     """
 
-    def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, recipient: Any = None,
-                 **fields: Any) -> None:
+    def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, **fields: Any) -> None:
         fields.setdefault("sender_name", agent_name(sender) or "No sender")
-        fields.setdefault("recipient_name", agent_name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
 
 
@@ -167,17 +167,6 @@ class UsingAutoReplyMessage(_HumanReply):
 
 
 # ------------------------------------------------------------------ code and functions
-class _ForRecipient(BaseMessage):
-    """An event about one agent, built from the agent (``recipient``; its name is kept).
-
-    Subclasses declare ``recipient_name`` where 0.7.3 has it (last, after their own fields).
-    """
-
-    def __init__(self, *, uuid: Optional[UUID] = None, recipient: Any = None, **fields: Any) -> None:
-        fields.setdefault("recipient_name", agent_name(recipient) or "")
-        super().__init__(uuid=uuid, **fields)
-
-
 @wrap_message(event=events.ExecuteCodeBlockEvent, renames=RECIPIENT)
 class ExecuteCodeBlockMessage(_ForRecipient):
     """A code block is about to run."""
@@ -193,7 +182,7 @@ class ExecuteCodeBlockMessage(_ForRecipient):
 
 @wrap_message(event=events.GenerateCodeExecutionReplyEvent, renames={**NAMES, "code_block_languages": "code_blocks"},
               adapt=_with_sender)
-class GenerateCodeExecutionReplyMessage(BaseMessage):
+class GenerateCodeExecutionReplyMessage(_ForRecipient):
     """A code executor is about to run the blocks of a message."""
 
     code_block_languages: list[str]
@@ -201,11 +190,10 @@ class GenerateCodeExecutionReplyMessage(BaseMessage):
     recipient_name: str
 
     def __init__(self, *, uuid: Optional[UUID] = None, code_blocks: Optional[list[Any]] = None, sender: Any = None,
-                 recipient: Any = None, **fields: Any) -> None:
+                 **fields: Any) -> None:
         if code_blocks is not None:
             fields["code_block_languages"] = [getattr(block, "language", None) or "" for block in code_blocks]
         fields.setdefault("sender_name", agent_name(sender))
-        fields.setdefault("recipient_name", agent_name(recipient) or "")
         super().__init__(uuid=uuid, **fields)
 
     def print(self, f: Printer = None) -> None:
