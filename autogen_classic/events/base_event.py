@@ -28,6 +28,7 @@ __all__ = [
     "ClassicFace",
     "as_event",
     "classic_face",
+    "content_class",
     "get_annotated_type_for_event_classes",
     "get_event_classes",
     "resolve_print_callable",
@@ -166,6 +167,11 @@ def make_wrapper(
     return wrapper
 
 
+def content_class(event_cls: type[BaseModel]) -> Any:
+    """The content class of an event class made by :func:`make_wrapper` (fields and ``print``)."""
+    return event_cls.model_fields["content"].annotation
+
+
 _event_classes: dict[str, type[BaseModel]] = {}
 
 
@@ -261,7 +267,7 @@ def register_face(event_cls: type, classic_cls: Any, names: dict[str, str]) -> N
         classic_cls: its classic ``*Message`` class.
         names: the event's field names the classic class renames (event name -> classic name).
     """
-    _faces[event_cls] = ClassicFace(classic_cls, classic_cls.model_fields["content"].annotation, dict(names))
+    _faces[event_cls] = ClassicFace(classic_cls, content_class(classic_cls), dict(names))
 
 
 def classic_face(event_cls: type) -> Optional[ClassicFace]:

@@ -36,6 +36,7 @@ from ..events.received_events import (  # noqa: F401 - importable here, as in AG
 )
 from ..events.run_events import TerminationEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
+from ..events.base_event import content_class
 from .base_message import BaseMessage, console_face, wrap_message
 from .console_text import Printer, agent_name, printer
 from .received_messages import (  # noqa: F401 - the classic path of these events
@@ -137,9 +138,10 @@ class _HumanReply(_ForRecipient):
     Subclasses declare ``sender_name`` and ``recipient_name`` after their own field, the 0.7.3 order.
     """
 
-    def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, **fields: Any) -> None:
+    def __init__(self, *, uuid: Optional[UUID] = None, sender: Any = None, recipient: Any = None,
+                 **fields: Any) -> None:
         fields.setdefault("sender_name", agent_name(sender) or "No sender")
-        super().__init__(uuid=uuid, **fields)
+        super().__init__(uuid=uuid, recipient=recipient, **fields)
 
 
 @wrap_message(event=events.TerminationAndHumanReplyNoInputEvent, renames=NAMES)
@@ -190,11 +192,11 @@ class GenerateCodeExecutionReplyMessage(_ForRecipient):
     recipient_name: str
 
     def __init__(self, *, uuid: Optional[UUID] = None, code_blocks: Optional[list[Any]] = None, sender: Any = None,
-                 **fields: Any) -> None:
+                 recipient: Any = None, **fields: Any) -> None:
         if code_blocks is not None:
             fields["code_block_languages"] = [getattr(block, "language", None) or "" for block in code_blocks]
         fields.setdefault("sender_name", agent_name(sender))
-        super().__init__(uuid=uuid, **fields)
+        super().__init__(uuid=uuid, recipient=recipient, **fields)
 
     def print(self, f: Printer = None) -> None:
         printer(f)(colored(code_blocks_text(self.code_block_languages), "red"), flush=True)
@@ -266,7 +268,7 @@ class GroupChatResumeMessage(BaseMessage):
         print_resumed(printer(f), len(self.messages), "messages", self.last_speaker_name)
 
 
-class _GroupChatResumeConsole(GroupChatResumeMessage.model_fields["content"].annotation):  # type: ignore[misc]
+class _GroupChatResumeConsole(content_class(GroupChatResumeMessage)):  # type: ignore[misc]
     def print(self, f: Printer = None) -> None:
         # The console's line is AG2 Classic 0.14.1's ("events"), see docs/migrating.md.
         print_resumed(printer(f), len(self.messages), "events", self.last_speaker_name)

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from ..events.base_event import (  # noqa: F401 - new_uuid: importable here as before
     camel2snake,
     classic_face,
+    content_class,
     conversion_for,
     make_wrapper,
     new_uuid,
@@ -138,7 +139,7 @@ def wrap_message(
         wrapper = make_wrapper(message_cls, tag, base=event, metaclass=_ClassicEventMeta)
         wrapper.__event_class__ = event  # type: ignore[attr-defined]
         register_conversion(wrapper, _converter(event, dict(renames or {}), adapt))
-        _alias_fields(message_cls, event.model_fields["content"].annotation, renames or {})
+        _alias_fields(message_cls, content_class(event), renames or {})
         if classic_face(event) is None:  # what the package's emitter sends for ``event`` outside a run's stream
             register_face(event, wrapper, {new: classic for classic, new in (renames or {}).items()})
     _message_classes[tag] = wrapper

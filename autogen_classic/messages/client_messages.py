@@ -24,6 +24,7 @@ from ..events.client_events import (  # noqa: F401 - the classic path of these n
     usage_fields,
     usage_summary_lines,
 )
+from ..events.base_event import content_class
 from ..events.helpers import deprecated_by  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from .base_message import BaseMessage, console_face, wrap_message
 from .console_text import printer
@@ -32,26 +33,22 @@ __all__ = ["UsageSummaryMessage"]
 
 
 @wrap_message(event=UsageSummaryEvent)
-class UsageSummaryMessage(BaseMessage):
+class UsageSummaryMessage(content_class(UsageSummaryEvent), BaseMessage):  # type: ignore[misc]
     """A model client's usage summary, with and without cache hits."""
-
-    actual: ActualUsageSummary
-    total: TotalUsageSummary
-    mode: Mode
 
     def __init__(
         self, *, uuid: Optional[UUID] = None, actual_usage_summary: Optional[dict[str, Any]] = None,
         total_usage_summary: Optional[dict[str, Any]] = None, mode: Mode = "both", **fields: Any,
     ) -> None:
-        fields = usage_fields(actual_usage_summary, total_usage_summary, fields)
         try:  # print_usage_summary's list forms (["actual", "total"]) name one mode
             mode = mode_name(mode)
         except ValueError:
             pass  # anything else fails validation, as any bad field value does
-        super().__init__(uuid=uuid, mode=mode, **fields)
+        super().__init__(uuid=uuid, actual_usage_summary=actual_usage_summary, total_usage_summary=total_usage_summary,
+                         mode=mode, **fields)
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        print_usage(self.actual, self.total, self.mode, printer(f))
+        content_class(UsageSummaryEvent).print(self, printer(f))
 
 
 @wrap_message(event=StreamEvent)
@@ -61,14 +58,11 @@ class StreamMessage(BaseMessage):
     content: str
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        # ag2 0.7.3's calls: green on, the piece, then colour off with a line break.
-        out = printer(f)
-        out("\033[32m", end="")
-        out(self.content, end="", flush=True)
-        out("\033[0m\n")
+        # ag2 0.7.3's calls (green on, the piece, then colour off with a line break), as ``StreamEvent``'s.
+        content_class(StreamEvent).print(self, printer(f))
 
 
-class _StreamConsole(StreamMessage.model_fields["content"].annotation):  # type: ignore[misc]
+class _StreamConsole(content_class(StreamMessage)):  # type: ignore[misc]
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
         # The package's console keeps a streamed answer on one line (docs/migrating.md, "Streaming").
         printer(f)(colored(self.content, "green"), end="", flush=True)

@@ -8,20 +8,20 @@ shape of its ``autogen_classic.events.run_events`` event (same fields).
 
 from __future__ import annotations
 
-import builtins
 from typing import Any, Callable, Optional
 
 from pydantic import PrivateAttr, model_serializer
-from termcolor import colored
-
 from ..events import run_events as events
+from ..events.base_event import content_class
 from .base_message import BaseMessage, wrap_message
+from .console_text import printer
 
 __all__ = ["GroupChatEndMessage", "InputRequestMessage", "ModelRequestMessage", "SpeakerSelectionMessage"]
 
 
+# The same fields and lines as their events (their content classes), printed with builtin ``print`` by default.
 @wrap_message(event=events.SpeakerSelectionEvent)
-class SpeakerSelectionMessage(BaseMessage):
+class SpeakerSelectionMessage(content_class(events.SpeakerSelectionEvent), BaseMessage):  # type: ignore[misc]
     """One speaker-selection decision: the selection trace record of the round.
 
     ``record`` has the keys of ``SelectionRecord.to_dict()``: round, method, last_speaker, steps
@@ -29,33 +29,20 @@ class SpeakerSelectionMessage(BaseMessage):
     conditions asked), chosen, reason, usage.
     """
 
-    manager_name: str
-    record: dict[str, Any]
-
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
         """Prints nothing: the console shows the chosen speaker as "Next speaker"."""
 
 
 @wrap_message(event=events.ModelRequestEvent)
-class ModelRequestMessage(BaseMessage):
+class ModelRequestMessage(content_class(events.ModelRequestEvent), BaseMessage):  # type: ignore[misc]
     """One model request: endpoint, model, tokens, latency, cost and whether the cache answered."""
-
-    source_name: Optional[str] = None
-    base_url: Optional[str] = None
-    model: Optional[str] = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-    cost: float = 0.0
-    latency: float = 0.0
-    is_cached: bool = False
 
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
         """Prints nothing: the console shows the answer when it is received."""
 
 
 @wrap_message(event=events.GroupChatEndEvent)
-class GroupChatEndMessage(BaseMessage):
+class GroupChatEndMessage(content_class(events.GroupChatEndEvent), BaseMessage):  # type: ignore[misc]
     """A group chat ended; ``end_reason`` says why (the manager's ``end_reason``).
 
     ``termination`` is the termination condition that fired, as data (``StopMessage.to_dict()``: content,
@@ -63,16 +50,8 @@ class GroupChatEndMessage(BaseMessage):
     ``complete`` is True exactly when a condition (or ``is_termination_msg``) ended it.
     """
 
-    manager_name: str
-    end_reason: str
-    message_count: int = 0
-    termination: Optional[dict[str, Any]] = None
-    complete: bool = False
-    verbose: bool = False
-
     def print(self, f: Optional[Callable[..., Any]] = None) -> None:
-        if self.verbose:
-            (f or builtins.print)(colored(f"\n>>>>>>>> GROUP CHAT ENDED: {self.end_reason}", "red"), flush=True)
+        content_class(events.GroupChatEndEvent).print(self, printer(f))
 
 
 def _answerable(fields: dict[str, Any], content: Any) -> dict[str, Any]:
