@@ -80,6 +80,34 @@ class ToolResponse(BaseModel):
               f"***** Response from calling {self.role} ({self.tool_call_id or 'No id found'}) *****", self.content)
 
 
+# The lines of each received message, given its values: the classic ``messages.received_messages`` (other field
+# names) prints them too, and the console renders either from a plain namespace of the fields.
+def print_function_response(out: Callable[..., Any], sender: str, recipient: str, role: str, name: Optional[str],
+                            content: Any) -> None:
+    """The heading and a function's result in a box titled with the function's ``name``."""
+    heading(sender, recipient, out)
+    boxed(out, f"***** Response from calling {role} ({name or 'No id found'}) *****", content)
+    out("\n", SEPARATOR, flush=True, sep="")
+
+
+def print_tool_responses(out: Callable[..., Any], sender: str, recipient: str, tool_responses: list[Any]) -> None:
+    """The heading and each tool result in a box."""
+    heading(sender, recipient, out)
+    for response in tool_responses:
+        ToolResponse.print(response, out)
+        out("\n", SEPARATOR, flush=True, sep="")
+
+
+def print_calls(out: Callable[..., Any], sender: str, recipient: str, content: Any, calls: list[Any]) -> None:
+    """The heading, any text, and each suggested call (``FunctionCall`` or ``ToolCall``)."""
+    heading(sender, recipient, out)
+    if content is not None:
+        out(content, flush=True)
+    for call in calls:
+        call.print(out)
+    out("\n", SEPARATOR, flush=True, sep="")
+
+
 @wrap_event
 class FunctionResponseEvent(BasePrintReceivedEvent):
     """The result of a function call, received."""
@@ -90,10 +118,8 @@ class FunctionResponseEvent(BasePrintReceivedEvent):
 
     def print(self, f: Printer = None) -> None:
         """Print the heading and the result in a box."""
-        out = resolve_print_callable(f)
-        heading(self.sender, self.recipient, out)
-        boxed(out, f"***** Response from calling {self.role} ({self.name or 'No id found'}) *****", self.content)
-        out("\n", SEPARATOR, flush=True, sep="")
+        print_function_response(resolve_print_callable(f), self.sender, self.recipient, self.role, self.name,
+                                self.content)
 
 
 @wrap_event
@@ -106,11 +132,7 @@ class ToolResponseEvent(BasePrintReceivedEvent):
 
     def print(self, f: Printer = None) -> None:
         """Print the heading and each result in a box."""
-        out = resolve_print_callable(f)
-        heading(self.sender, self.recipient, out)
-        for response in self.tool_responses:
-            ToolResponse.print(response, out)
-            out("\n", SEPARATOR, flush=True, sep="")
+        print_tool_responses(resolve_print_callable(f), self.sender, self.recipient, self.tool_responses)
 
 
 @wrap_event
@@ -122,12 +144,7 @@ class FunctionCallEvent(BasePrintReceivedEvent):
 
     def print(self, f: Printer = None) -> None:
         """Print the heading, any text, and the suggested call."""
-        out = resolve_print_callable(f)
-        heading(self.sender, self.recipient, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        FunctionCall.print(self.function_call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
+        print_calls(resolve_print_callable(f), self.sender, self.recipient, self.content, [self.function_call])
 
 
 @wrap_event
@@ -143,13 +160,7 @@ class ToolCallEvent(BasePrintReceivedEvent):
 
     def print(self, f: Printer = None) -> None:
         """Print the heading, any text, and each suggested call."""
-        out = resolve_print_callable(f)
-        heading(self.sender, self.recipient, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        for call in self.tool_calls:
-            ToolCall.print(call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
+        print_calls(resolve_print_callable(f), self.sender, self.recipient, self.content, self.tool_calls)
 
 
 def _without_images(content: Any) -> Any:

@@ -5,14 +5,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 from uuid import UUID
-
-from termcolor import colored
 
 from ..events import received_events as events
 from .base_message import BaseMessage, wrap_message
-from .console_text import SEPARATOR, Printer, agent_name, boxed, call_block, content_to_text, printer
+from .console_text import SEPARATOR, Printer, agent_name, content_to_text, printer
 
 __all__ = [
     "BasePrintReceivedMessage", "FunctionCall", "FunctionCallMessage", "FunctionResponseMessage", "ToolCall",
@@ -32,20 +30,14 @@ class BasePrintReceivedMessage(BaseMessage):
     recipient_name: str
 
     def print(self, f: Printer = None) -> None:
-        _heading(self, printer(f))
-
-
-def _heading(message: Any, out: Callable[..., Any]) -> None:
-    # A function, not super().print: the console renders these from plain field namespaces too.
-    out(f"{colored(message.sender_name, 'yellow')} (to {message.recipient_name}):\n", flush=True)
+        events.heading(self.sender_name, self.recipient_name, printer(f))
 
 
 class FunctionCall(events.FunctionCall):
     """A suggested function call: name and JSON arguments."""
 
     def print(self, f: Printer = None) -> None:
-        call_block(printer(f), f"***** Suggested function call: {self.name or '(No function name found)'} *****",
-                    self.arguments)
+        events.FunctionCall.print(self, printer(f))
 
 
 class ToolCall(events.ToolCall):
@@ -54,9 +46,7 @@ class ToolCall(events.ToolCall):
     function: FunctionCall
 
     def print(self, f: Printer = None) -> None:
-        name = self.function.name or "(No function name found)"
-        call_block(printer(f), f"***** Suggested tool call ({self.id or 'No tool call id found'}): {name} *****",
-                    self.function.arguments)
+        events.ToolCall.print(self, printer(f))
 
 
 class ToolResponse(events.ToolResponse):
@@ -65,8 +55,7 @@ class ToolResponse(events.ToolResponse):
     content: Any
 
     def print(self, f: Printer = None) -> None:
-        boxed(printer(f), f"***** Response from calling {self.role} ({self.tool_call_id or 'No id found'}) *****",
-              self.content)
+        events.ToolResponse.print(self, printer(f))
 
 
 @wrap_message(event=events.FunctionResponseEvent, renames=NAMES)
@@ -78,10 +67,8 @@ class FunctionResponseMessage(BasePrintReceivedMessage):
     content: Union[str, int, float, bool]
 
     def print(self, f: Printer = None) -> None:
-        out = printer(f)
-        _heading(self, out)
-        boxed(out, f"***** Response from calling {self.role} ({self.name or 'No id found'}) *****", self.content)
-        out("\n", SEPARATOR, flush=True, sep="")
+        events.print_function_response(printer(f), self.sender_name, self.recipient_name, self.role, self.name,
+                                       self.content)
 
 
 @wrap_message(event=events.ToolResponseEvent, renames=NAMES)
@@ -93,11 +80,7 @@ class ToolResponseMessage(BasePrintReceivedMessage):
     content: Union[str, int, float, bool]
 
     def print(self, f: Printer = None) -> None:
-        out = printer(f)
-        _heading(self, out)
-        for response in self.tool_responses:
-            ToolResponse.print(response, out)
-            out("\n", SEPARATOR, flush=True, sep="")
+        events.print_tool_responses(printer(f), self.sender_name, self.recipient_name, self.tool_responses)
 
 
 @wrap_message(event=events.FunctionCallEvent, renames=NAMES)
@@ -108,12 +91,7 @@ class FunctionCallMessage(BasePrintReceivedMessage):
     function_call: FunctionCall
 
     def print(self, f: Printer = None) -> None:
-        out = printer(f)
-        _heading(self, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        FunctionCall.print(self.function_call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
+        events.print_calls(printer(f), self.sender_name, self.recipient_name, self.content, [self.function_call])
 
 
 @wrap_message(event=events.ToolCallEvent, renames=NAMES)
@@ -128,13 +106,7 @@ class ToolCallMessage(BasePrintReceivedMessage):
     tool_calls: list[ToolCall]
 
     def print(self, f: Printer = None) -> None:
-        out = printer(f)
-        _heading(self, out)
-        if self.content is not None:
-            out(self.content, flush=True)
-        for call in self.tool_calls:
-            ToolCall.print(call, out)
-        out("\n", SEPARATOR, flush=True, sep="")
+        events.print_calls(printer(f), self.sender_name, self.recipient_name, self.content, self.tool_calls)
 
 
 @wrap_message(event=events.TextEvent, renames=NAMES)
@@ -145,7 +117,7 @@ class TextMessage(BasePrintReceivedMessage):
 
     def print(self, f: Printer = None) -> None:
         out = printer(f)
-        _heading(self, out)
+        events.heading(self.sender_name, self.recipient_name, out)
         if self.content is not None:
             out(content_to_text(self.content), flush=True)
         out("\n", SEPARATOR, flush=True, sep="")
