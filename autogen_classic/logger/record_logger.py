@@ -42,7 +42,7 @@ class RecordLogger(BaseLogger):
     """
 
     def __init__(self, config: dict[str, Any], path_key: str, default_path: str, logger_type: str) -> None:
-        self.config = records.check_config(config, (path_key,), logger_type)
+        self.config = records.check_config(config, path_key, logger_type)
         path = self.config.get(path_key, default_path)
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(
