@@ -137,27 +137,22 @@ class RecordLogger(BaseLogger):
             }
         )
 
-    # Where each record goes: a line of the file log, a row of a sqlite table.
+    # Where each record goes: a line of the file log, a row of a sqlite table. A completion's request,
+    # response, is_cached and cost and an agent's args come as given: each log encodes them its own way.
     @abstractmethod
-    def _write_completion(self, record: dict[str, Any]) -> None:
-        """Write a model request; ``request``, ``response``, ``is_cached`` and ``cost`` are as given."""
+    def _write_completion(self, record: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def _write_agent(self, record: dict[str, Any]) -> None:
-        """Write an agent; ``args`` are the constructor arguments as given."""
+    def _write_agent(self, record: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def _write_event(self, record: dict[str, Any]) -> None:
-        """Write an event."""
+    def _write_event(self, record: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def _write_wrapper(self, record: dict[str, Any]) -> None:
-        """Write an ``OpenAIWrapper``."""
+    def _write_wrapper(self, record: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def _write_client(self, record: dict[str, Any]) -> None:
-        """Write a model client."""
+    def _write_client(self, record: dict[str, Any]) -> None: ...
 
     @abstractmethod
-    def _write_function_call(self, record: dict[str, Any]) -> None:
-        """Write a function call."""
+    def _write_function_call(self, record: dict[str, Any]) -> None: ...
