@@ -557,3 +557,36 @@ def test_direct_calls_and_value_conversion(tmp_path: Path, caplog: pytest.LogCap
         "keep": {"x": [1, 2]}
     }
     assert to_dict(len) == "len"  # no source: the name, where the classic helper raised
+
+
+def test_file_and_sqlite_loggers_record_a_call_alike(tmp_path: Path) -> None:
+    """One place (``RecordLogger``) turns a call into a record: the file line and the sqlite row hold the same."""
+    from autogen_classic.logger.record_logger import RecordLogger
+
+    for name in ("log_chat_completion", "log_event", "log_new_client", "log_function_use"):
+        assert getattr(FileLogger, name) is getattr(SqliteLogger, name) is getattr(RecordLogger, name)
+    file_logger = FileLogger({"filename": str(tmp_path / "run.log")})
+    sqlite_logger = SqliteLogger({"dbname": str(tmp_path / "logs.db")})
+    agent = autogen.ConversableAgent("bob", llm_config=False)
+    for logger in (file_logger, sqlite_logger):
+        logger.start()
+        logger.log_new_agent(agent, {"name": "bob", "api_key": "sk-hidden"})
+        logger.log_event(agent, "received_message", message={"content": "hi", "api_key": "sk-hidden"})
+        logger.log_function_use(agent, add, {"a": 1, "b": 2}, 3)
+        logger.stop()
+    new_agent, event, call = [json.loads(line) for line in (tmp_path / "run.log").read_text().splitlines()[1:]]
+    con = sqlite3.connect(tmp_path / "logs.db")
+    (agent_row,), (event_row,), (call_row,) = (_rows(con, t) for t in ("agents", "events", "function_calls"))
+    con.close()
+    assert (new_agent["id"], new_agent["agent_name"], new_agent["agent_type"]) == (
+        agent_row["agent_id"], agent_row["name"], agent_row["class"]
+    )
+    assert new_agent["args"] == json.loads(agent_row["init_args"]) == {"name": "bob"}
+    shared = ("source_id", "source_name", "event_name", "agent_module", "json_state")
+    assert [event[k] for k in shared] + [event["agent_class"]] == [event_row[k] for k in shared] + [
+        event_row["agent_class_name"]
+    ]
+    assert json.loads(event_row["json_state"]) == {"message": {"content": "hi", "api_key": "***REDACTED***"}}
+    assert [call[k] for k in ("source_id", "source_name", "function_name", "input_args", "returns")] == [
+        call_row[k] for k in ("source_id", "source_name", "function_name", "args", "returns")
+    ]

@@ -144,12 +144,12 @@ def dumps_line(record: dict[str, Any]) -> str:
     return _dumps(record)
 
 
-def check_config(config: Any, keys: tuple[str, ...], logger_type: str) -> dict[str, Any]:
-    """Return a logger's ``config`` as a dict, refusing anything but a dict (or None) of the known keys.
+def check_config(config: Any, key: str, logger_type: str) -> dict[str, Any]:
+    """Return a logger's ``config`` as a dict, refusing anything but a dict (or None) of its one key.
 
     Args:
         config: the ``config`` given to ``runtime_logging.start`` or the logger.
-        keys: the keys this logger reads (the first is named in errors).
+        key: the key this logger reads ("dbname" or "filename").
         logger_type: "sqlite" or "file", named in errors.
     """
     if config is None:
@@ -157,12 +157,12 @@ def check_config(config: Any, keys: tuple[str, ...], logger_type: str) -> dict[s
     if not isinstance(config, dict):
         raise TypeError(
             f"runtime logging: config must be a dict (or None), got {type(config).__name__}; "
-            f"e.g. config={{{keys[0]!r}: ...}} for logger_type={logger_type!r}."
+            f"e.g. config={{{key!r}: ...}} for logger_type={logger_type!r}."
         )
-    unknown = sorted(str(key) for key in config if key not in keys)
+    unknown = sorted(str(name) for name in config if name != key)
     if unknown:
         raise ValueError(
             f"runtime logging: unknown config key(s) {unknown} for logger_type={logger_type!r}; "
-            f"the only key is {keys[0]!r}."
+            f"the only key is {key!r}."
         )
     return config

@@ -13,28 +13,26 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import uuid
 from typing import IO, TYPE_CHECKING, Any
 
 from . import _records as records
 from ._records import safe_serialize  # noqa: F401 - classic path
-from .base_logger import BaseLogger, F, LLMConfig
+from .base_logger import BaseLogger, LLMConfig  # noqa: F401 - BaseLogger: classic path
 from .logger_utils import get_current_ts, to_dict  # noqa: F401 - to_dict: classic path
+from .record_logger import RecordLogger
 
 if TYPE_CHECKING:
     from ..oai.client import OpenAIWrapper
-    from ..oai.model_client import ModelClient
     from ..types import Agent
 
 __all__ = ["FileLogger"]
 
 logger = logging.getLogger(__name__)
 
-CONFIG_KEYS = ("filename",)
 LOG_DIR = "autogen_logs"
 
 
-class FileLogger(BaseLogger):
+class FileLogger(RecordLogger):
     """Appends runtime logs to a JSON-lines file (thread-safe: one line per record, written whole).
 
     Args:
@@ -42,21 +40,13 @@ class FileLogger(BaseLogger):
             when missing), an absolute path is used as is. Default: ``autogen_logs/runtime.log``.
 
     Raises:
-        ValueError: ``config`` has a key other than ``filename``.
-        TypeError: ``config`` is not a dict, or ``filename`` is not a path.
+        ValueError, TypeError: ``config`` is not a dict of a ``filename`` path (see ``RecordLogger``).
         OSError: the file cannot be created or written (the message names ``filename``).
     """
 
     def __init__(self, config: dict[str, Any]) -> None:
-        self.config = records.check_config(config, CONFIG_KEYS, "file")
-        filename = self.config.get("filename", "runtime.log")
-        if not isinstance(filename, (str, os.PathLike)):
-            raise TypeError(
-                f"runtime logging: config['filename'] must be a file path (str), got {type(filename).__name__}."
-            )
-        self.log_file = os.path.join(os.getcwd(), LOG_DIR, os.fspath(filename))
-        self.session_id = str(uuid.uuid4())
-        self._lock = threading.Lock()
+        super().__init__(config, "filename", "runtime.log", "file")
+        self.log_file = os.path.join(os.getcwd(), LOG_DIR, self._config_path)
         self._file: IO[str] | None = self._open()
 
     def _open(self) -> IO[str]:
@@ -94,60 +84,27 @@ class FileLogger(BaseLogger):
                 logger.error("[file_logger] Could not write to %s: %s", self.log_file, err)
 
     # ----------------------------------------------------------------- records
-    def log_chat_completion(
-        self,
-        invocation_id: uuid.UUID,
-        client_id: int,
-        wrapper_id: int,
-        source: str | Agent,
-        request: dict[str, float | str | list[dict[str, str]]],
-        response: str | Any,
-        is_cached: int,
-        cost: float,
-        start_time: str,
-    ) -> None:
-        """Write a model-request record (see ``BaseLogger.log_chat_completion``)."""
-        self._write(
-            {
-                "invocation_id": str(invocation_id),
-                "client_id": client_id,
-                "wrapper_id": wrapper_id,
-                "request": records.request_data(request),
-                "response": response if isinstance(response, str) else records.plain_data(response),
-                "is_cached": int(is_cached),
-                "cost": float(cost),
-                "start_time": start_time,
-                "end_time": get_current_ts(),
-                "source_name": records.source_fields(source)[1],
-            }
-        )
+    # Events, wrappers, clients and function calls are written as recorded.
+    _write_event = _write_wrapper = _write_client = _write_function_call = _write
 
+    def _write_completion(self, record: dict[str, Any]) -> None:
+        response = record["response"]
+        record.update(
+            request=records.request_data(record["request"]),
+            response=response if isinstance(response, str) else records.plain_data(response),
+            is_cached=int(record["is_cached"]),
+            cost=float(record["cost"]),
+        )
+        self._write(record)
+
+    def _write_agent(self, record: dict[str, Any]) -> None:
+        record["args"] = records.config_data(record["args"])
+        self._write(record)
+
+    # The classic FileLogger (unlike SqliteLogger) lets init_args default to {}.
     def log_new_agent(self, agent: Agent, init_args: dict[str, Any] = {}) -> None:  # noqa: B006 - classic default
         """Write an agent record with its constructor arguments (``args``)."""
-        self._write(
-            {
-                "id": id(agent),
-                "agent_name": records.source_fields(agent)[1],
-                "wrapper_id": records.wrapper_id_of(agent),
-                "current_time": get_current_ts(),
-                "agent_type": type(agent).__name__,
-                "args": records.config_data(init_args),
-            }
-        )
-
-    def log_event(self, source: str | Agent, name: str, **kwargs: dict[str, Any]) -> None:
-        """Write an event record; ``kwargs`` become its ``json_state`` (JSON text)."""
-        source_id, source_name, module, class_name = records.source_fields(source)
-        self._write(
-            {
-                "source_id": source_id,
-                "source_name": source_name,
-                "event_name": name,
-                "agent_module": module,
-                "agent_class": class_name,
-                "json_state": records.encode_data(kwargs),
-            }
-        )
+        super().log_new_agent(agent, init_args)
 
     def log_new_wrapper(
         self,
@@ -155,33 +112,7 @@ class FileLogger(BaseLogger):
         init_args: dict[str, LLMConfig | list[LLMConfig]] = {},  # noqa: B006 - classic default
     ) -> None:
         """Write a wrapper record; its constructor arguments are the ``json_state`` (JSON text)."""
-        self._write({"wrapper_id": id(wrapper), "json_state": records.encode_config(init_args)})
-
-    def log_new_client(self, client: ModelClient | Any, wrapper: OpenAIWrapper, init_args: dict[str, Any]) -> None:
-        """Write a model-client record; its settings are the ``json_state`` (JSON text)."""
-        self._write(
-            {
-                "client_id": id(client),
-                "wrapper_id": id(wrapper),
-                "class": type(client).__name__,
-                "json_state": records.encode_config(init_args),
-            }
-        )
-
-    def log_function_use(self, source: str | Agent, function: F, args: dict[str, Any], returns: Any) -> None:
-        """Write a function-call record (``input_args`` and ``returns`` as JSON text)."""
-        source_id, source_name, module, class_name = records.source_fields(source)
-        self._write(
-            {
-                "source_id": source_id,
-                "source_name": source_name,
-                "agent_module": module,
-                "agent_class": class_name,
-                "function_name": records.function_name(function),
-                "input_args": records.encode_data(args),
-                "returns": records.encode_data(returns),
-            }
-        )
+        super().log_new_wrapper(wrapper, init_args)
 
     # ----------------------------------------------------------------- lifetime
     def stop(self) -> None:

@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import logging
 import numbers
-import os
 import sqlite3
-import threading
-import uuid
-from typing import TYPE_CHECKING, Any
+from operator import itemgetter
+from typing import Any
 
 from . import _records as records
 from ._records import safe_serialize  # noqa: F401 - classic path
-from .base_logger import BaseLogger, F, LLMConfig
+from .base_logger import BaseLogger  # noqa: F401 - classic path
 from .logger_utils import get_current_ts, get_sensitive_exclude_keys, to_dict  # noqa: F401 - classic paths
-
-if TYPE_CHECKING:
-    from ..oai.client import OpenAIWrapper
-    from ..oai.model_client import ModelClient
-    from ..types import Agent
+from .record_logger import RecordLogger
 
 __all__ = ["SqliteLogger"]
 
 logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-CONFIG_KEYS = ("dbname",)
 
 # Column names and order are the classic ones: queries written for classic logs read these.
 _SCHEMA = """
@@ -129,6 +122,10 @@ _INSERT_FUNCTION_CALL = (
     "INSERT INTO function_calls (source_id, source_name, function_name, args, returns, timestamp) "
     "VALUES (?, ?, ?, ?, ?, ?)"
 )
+# The record fields of an events and a function_calls row, in column order (the classic table
+# of function calls has no agent module or class).
+_EVENT_FIELDS = itemgetter("source_id", "source_name", "event_name", "agent_module", "agent_class", "json_state")
+_FUNCTION_CALL_FIELDS = itemgetter("source_id", "source_name", "function_name", "input_args", "returns")
 
 
 def _number(value: Any, kind: type) -> Any:
@@ -136,28 +133,20 @@ def _number(value: Any, kind: type) -> Any:
     return kind(value) if isinstance(value, numbers.Real) else value
 
 
-class SqliteLogger(BaseLogger):
+class SqliteLogger(RecordLogger):
     """Writes runtime logs to a sqlite database (thread-safe: one connection behind a lock).
 
     Args:
         config: ``{"dbname": path}``; the default database is ``logs.db`` in the working directory.
 
     Raises:
-        ValueError: ``config`` has a key other than ``dbname``.
-        TypeError: ``config`` is not a dict, or ``dbname`` is not a path.
+        ValueError, TypeError: ``config`` is not a dict of a ``dbname`` path (see ``RecordLogger``).
         OSError: the database cannot be opened or written (the message names ``dbname``).
     """
 
     def __init__(self, config: dict[str, Any]) -> None:
-        self.config = records.check_config(config, CONFIG_KEYS, "sqlite")
-        dbname = self.config.get("dbname", "logs.db")
-        if not isinstance(dbname, (str, os.PathLike)):
-            raise TypeError(
-                f"runtime logging: config['dbname'] must be a file path (str), got {type(dbname).__name__}."
-            )
-        self.dbname = os.fspath(dbname)
-        self.session_id = str(uuid.uuid4())
-        self._lock = threading.Lock()
+        super().__init__(config, "dbname", "logs.db", "sqlite")
+        self.dbname = self._config_path
         self.con: sqlite3.Connection = self._connect()
         self._open = True
 
@@ -207,91 +196,39 @@ class SqliteLogger(BaseLogger):
                 )
 
     # ----------------------------------------------------------------- records
-    def log_chat_completion(
-        self,
-        invocation_id: uuid.UUID,
-        client_id: int,
-        wrapper_id: int,
-        source: str | Agent,
-        request: dict[str, float | str | list[dict[str, str]]],
-        response: str | Any,
-        is_cached: int,
-        cost: float,
-        start_time: str,
-    ) -> None:
-        """Insert a ``chat_completions`` row (see ``BaseLogger.log_chat_completion``)."""
+    # A row holds the record's fields in the classic column order, JSON as text.
+    def _write_completion(self, record: dict[str, Any]) -> None:
         self._write(
             _INSERT_COMPLETION,
             (
-                str(invocation_id),
-                client_id,
-                wrapper_id,
-                self.session_id,
-                records.source_fields(source)[1],
-                records.encode_request(request),
-                records.encode_response(response),
-                _number(is_cached, int),
-                _number(cost, float),
-                start_time,
-                get_current_ts(),
+                record["invocation_id"], record["client_id"], record["wrapper_id"], self.session_id,
+                record["source_name"], records.encode_request(record["request"]), records.encode_response(record["response"]),
+                _number(record["is_cached"], int), _number(record["cost"], float),
+                record["start_time"], record["end_time"],
             ),
-        )
+        )  # fmt: skip
 
-    def log_new_agent(self, agent: Agent, init_args: dict[str, Any]) -> None:
-        """Insert (or update) the ``agents`` row of ``agent``."""
+    def _write_agent(self, record: dict[str, Any]) -> None:
         self._write(
             _UPSERT_AGENT,
             (
-                id(agent),
-                records.wrapper_id_of(agent),
-                self.session_id,
-                records.source_fields(agent)[1],
-                type(agent).__name__,
-                records.encode_config(init_args),
-                get_current_ts(),
+                record["id"], record["wrapper_id"], self.session_id, record["agent_name"], record["agent_type"],
+                records.encode_config(record["args"]), record["current_time"],
             ),
-        )
+        )  # fmt: skip
 
-    def log_event(self, source: str | Agent, name: str, **kwargs: dict[str, Any]) -> None:
-        """Insert an ``events`` row; ``kwargs`` become its ``json_state``."""
-        source_id, source_name, module, class_name = records.source_fields(source)
-        self._write(
-            _INSERT_EVENT,
-            (source_id, source_name, name, module, class_name, records.encode_data(kwargs), get_current_ts()),
-        )
+    def _write_event(self, record: dict[str, Any]) -> None:
+        self._write(_INSERT_EVENT, (*_EVENT_FIELDS(record), get_current_ts()))
 
-    def log_new_wrapper(self, wrapper: OpenAIWrapper, init_args: dict[str, LLMConfig | list[LLMConfig]]) -> None:
-        """Insert the ``oai_wrappers`` row of ``wrapper`` (once per session)."""
-        self._write(_INSERT_WRAPPER, (id(wrapper), self.session_id, records.encode_config(init_args), get_current_ts()))
+    def _write_wrapper(self, record: dict[str, Any]) -> None:
+        self._write(_INSERT_WRAPPER, (record["wrapper_id"], self.session_id, record["json_state"], get_current_ts()))
 
-    def log_new_client(self, client: ModelClient | Any, wrapper: OpenAIWrapper, init_args: dict[str, Any]) -> None:
-        """Insert the ``oai_clients`` row of ``client`` (once per session)."""
-        self._write(
-            _INSERT_CLIENT,
-            (
-                id(client),
-                id(wrapper),
-                self.session_id,
-                type(client).__name__,
-                records.encode_config(init_args),
-                get_current_ts(),
-            ),
-        )
+    def _write_client(self, record: dict[str, Any]) -> None:
+        ids = record["client_id"], record["wrapper_id"], self.session_id
+        self._write(_INSERT_CLIENT, (*ids, record["class"], record["json_state"], get_current_ts()))
 
-    def log_function_use(self, source: str | Agent, function: F, args: dict[str, Any], returns: Any) -> None:
-        """Insert a ``function_calls`` row."""
-        source_id, source_name, _, _ = records.source_fields(source)
-        self._write(
-            _INSERT_FUNCTION_CALL,
-            (
-                source_id,
-                source_name,
-                records.function_name(function),
-                records.encode_data(args),
-                records.encode_data(returns),
-                get_current_ts(),
-            ),
-        )
+    def _write_function_call(self, record: dict[str, Any]) -> None:
+        self._write(_INSERT_FUNCTION_CALL, (*_FUNCTION_CALL_FIELDS(record), get_current_ts()))
 
     # ----------------------------------------------------------------- lifetime
     def stop(self) -> None:
