@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import httpx
+import openai
 import pytest
 
 from autogen_classic.oai import OpenAIWrapper
@@ -60,3 +62,24 @@ def test_run_unsuspended_returns_raises_and_refuses_a_coroutine_that_suspends() 
         run_unsuspended(failing())
     with pytest.raises(RuntimeError, match="suspended"):
         run_unsuspended(asyncio.sleep(0))
+
+
+@pytest.mark.parametrize("refused", ["Invalid 'messages[0].name': string does not match pattern.", "Something else."])
+def test_the_sync_and_async_request_wrappers_translate_the_same_errors(refused: str) -> None:
+    def bad_request() -> openai.BadRequestError:
+        response = httpx.Response(400, request=httpx.Request("POST", "http://test"))
+        return openai.BadRequestError(refused, response=response, body={"error": {"message": refused}})
+
+    def send(**params: Any) -> None:
+        raise bad_request()
+
+    async def a_send(**params: Any) -> None:
+        raise bad_request()
+
+    expected = openai.BadRequestError if refused == "Something else." else ValueError
+    with pytest.raises(expected) as sync_info:
+        OpenAIClient._handle_openai_bad_request_error(send)(messages=MESSAGES)
+    with pytest.raises(expected) as async_info:
+        asyncio.run(OpenAIClient._handle_openai_bad_request_error(a_send)(messages=MESSAGES))
+    assert str(sync_info.value) == str(async_info.value)
+    assert isinstance(sync_info.value.__cause__, openai.BadRequestError) == (expected is ValueError)
