@@ -1,46 +1,7 @@
 """Classic path ``autogen.llm_config.types``: every typed entry, and ``ConfigEntries``, their union.
 
-The entries are defined in ``oai.entries``.
+The entries are defined in ``oai.entries``; ``oai.entries.config_entries`` exports just these names.
 """
 
-from ..oai.entries import (
-    AnthropicLLMConfigEntry,
-    AnthropicV2LLMConfigEntry,
-    AzureOpenAILLMConfigEntry,
-    BedrockLLMConfigEntry,
-    BedrockV2LLMConfigEntry,
-    CerebrasLLMConfigEntry,
-    CohereLLMConfigEntry,
-    ConfigEntries,
-    DeepSeekLLMConfigEntry,
-    GeminiLLMConfigEntry,
-    GroqLLMConfigEntry,
-    MistralLLMConfigEntry,
-    OllamaLLMConfigEntry,
-    OpenAILLMConfigEntry,
-    OpenAIResponsesLLMConfigEntry,
-    OpenAIResponsesV2LLMConfigEntry,
-    OpenAIV2LLMConfigEntry,
-    TogetherLLMConfigEntry,
-)
-
-__all__ = [
-    "AnthropicLLMConfigEntry",
-    "AnthropicV2LLMConfigEntry",
-    "AzureOpenAILLMConfigEntry",
-    "BedrockLLMConfigEntry",
-    "BedrockV2LLMConfigEntry",
-    "CerebrasLLMConfigEntry",
-    "CohereLLMConfigEntry",
-    "ConfigEntries",
-    "DeepSeekLLMConfigEntry",
-    "GeminiLLMConfigEntry",
-    "GroqLLMConfigEntry",
-    "MistralLLMConfigEntry",
-    "OllamaLLMConfigEntry",
-    "OpenAILLMConfigEntry",
-    "OpenAIResponsesLLMConfigEntry",
-    "OpenAIResponsesV2LLMConfigEntry",
-    "OpenAIV2LLMConfigEntry",
-    "TogetherLLMConfigEntry",
-]
+from ..oai.entries.config_entries import *  # noqa: F403
+from ..oai.entries.config_entries import __all__  # noqa: F401 - the same names

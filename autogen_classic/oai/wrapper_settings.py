@@ -19,8 +19,9 @@ __all__ = [
 
 logger = logging.getLogger("autogen_classic.oai")
 
-# The keyword arguments of the SDK's OpenAI / AzureOpenAI clients, as classic code names them.
-OPENAI_FALLBACK_KWARGS = {
+# The keyword arguments of the SDK's OpenAI / AzureOpenAI clients, as classic code names them: AzureOpenAI
+# takes OpenAI's but ``provider``, and its own endpoint settings.
+_SHARED_CLIENT_KWARGS = {
     "api_key",
     "organization",
     "project",
@@ -33,32 +34,17 @@ OPENAI_FALLBACK_KWARGS = {
     "http_client",
     "_strict_response_validation",
     "webhook_secret",
-    "provider",
     "workload_identity",
     "_enforce_credentials",
     "admin_api_key",
 }
-AOPENAI_FALLBACK_KWARGS = {
+OPENAI_FALLBACK_KWARGS = _SHARED_CLIENT_KWARGS | {"provider"}
+AOPENAI_FALLBACK_KWARGS = _SHARED_CLIENT_KWARGS | {
     "azure_endpoint",
     "azure_deployment",
     "api_version",
-    "api_key",
     "azure_ad_token",
     "azure_ad_token_provider",
-    "organization",
-    "websocket_base_url",
-    "timeout",
-    "max_retries",
-    "default_headers",
-    "default_query",
-    "http_client",
-    "_strict_response_validation",
-    "base_url",
-    "project",
-    "webhook_secret",
-    "workload_identity",
-    "_enforce_credentials",
-    "admin_api_key",
 }
 
 ROUTING_METHODS = ("fixed_order", "round_robin")

@@ -19,11 +19,12 @@ subclass, or patching it with ``unittest.mock.patch.object(OpenAIClient, ...)``,
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import re
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import openai
@@ -155,6 +156,18 @@ class ClassicRequestHooks:
         return ValueError(f"{AGENT_NAME_ERROR_TEXT}{getattr(err, 'message', err)}.")
 
     @classmethod
+    @contextlib.contextmanager
+    def _agent_name_errors_translated(cls) -> Iterator[None]:
+        """Raise the classic ``ValueError`` (from the error) where the server refuses an agent name."""
+        try:
+            yield
+        except openai.BadRequestError as err:
+            translated = cls._agent_name_error(err)
+            if translated is None:
+                raise
+            raise translated from err
+
+    @classmethod
     def _handle_openai_bad_request_error(cls, func: Callable[..., Any]) -> Callable[..., Any]:
         """Wrap ``func`` (the function sending a request) with the classic request handling.
 
@@ -167,27 +180,15 @@ class ClassicRequestHooks:
 
             @functools.wraps(func)
             async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    kwargs = cls._patch_messages_for_deepseek_reasoner(**kwargs)
-                    return await func(*args, **kwargs)
-                except openai.BadRequestError as err:
-                    translated = cls._agent_name_error(err)
-                    if translated is None:
-                        raise
-                    raise translated from err
+                with cls._agent_name_errors_translated():
+                    return await func(*args, **cls._patch_messages_for_deepseek_reasoner(**kwargs))
 
             return async_wrapper
 
         @functools.wraps(func)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                kwargs = cls._patch_messages_for_deepseek_reasoner(**kwargs)
-                return func(*args, **kwargs)
-            except openai.BadRequestError as err:
-                translated = cls._agent_name_error(err)
-                if translated is None:
-                    raise
-                raise translated from err
+            with cls._agent_name_errors_translated():
+                return func(*args, **cls._patch_messages_for_deepseek_reasoner(**kwargs))
 
         return wrapper
 

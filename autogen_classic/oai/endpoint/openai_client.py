@@ -33,6 +33,7 @@ from .sdk_route import (
     stand_in_sdk,
 )
 from .sdk_parameters import create_parameters
+from .sdk_sides import ASYNC_SIDE, SYNC_SIDE, SdkSide, run_unsuspended
 from ..secrets import is_valid_api_key, redact_url
 from .streaming import StreamAccumulator
 from ..usage import cost_for_tokens
@@ -418,31 +419,8 @@ class OpenAIClient(ClassicRequestHooks):
         return send(**params)  # type: ignore[no-any-return]
 
     def _send(self, **params: Any) -> ChatCompletion:
-        """Send ``params`` through the sync SDK client, by the route ``sdk_route`` chooses."""
-        sdk = self._client
-        stand_in = self._sdk_replaced and stand_in_sdk(sdk)
-        completions = sdk.chat.completions  # looked up per call: wrappers installed later are used
-        if params.get("stream"):
-            accumulator = StreamAccumulator()
-            try:
-                for chunk in completions.create(**self._sent(params, sdk, completions)):
-                    accumulator.add(chunk)
-            except BaseException:
-                accumulator.finish(interrupted=True)
-                raise
-            accumulator.finish()
-            return check_completion(accumulator.result(params))
-        if self._past_the_walk(sdk, completions):
-            if postable(params, self.is_azure):
-                try:
-                    return check_completion(completion_from_http(sdk.post(**post_arguments(params))))
-                except TypeError as err:
-                    if not is_json_encoding_error(err):
-                        raise
-                    return check_completion(completions.create(**params))
-            raw = completions.with_raw_response.create(**fast_path_params(params))
-            return check_completion(parsed_completion(raw))
-        return check_completion(completions.create(**params), stand_in)
+        """Send ``params`` through the sync SDK client (``_send_through``, run in the caller's thread)."""
+        return run_unsuspended(self._send_through(params, self._client, SYNC_SIDE))
 
     async def a_create(self, params: dict[str, Any]) -> ChatCompletion:
         """Async twin of ``create`` on ``openai.AsyncOpenAI``.
@@ -463,30 +441,39 @@ class OpenAIClient(ClassicRequestHooks):
             raise corrected[0] from corrected[1]
 
     async def _a_send(self, **params: Any) -> ChatCompletion:
-        """Send ``params`` through this event loop's async SDK client, by the route ``sdk_route`` chooses."""
-        sdk = await self._async_client()
-        completions = sdk.chat.completions
+        """Send ``params`` through this event loop's async SDK client (``_send_through``)."""
+        return await self._send_through(params, await self._async_client(), ASYNC_SIDE)
+
+    async def _send_through(self, params: dict[str, Any], sdk: Any, side: SdkSide) -> ChatCompletion:
+        """Send ``params`` through ``sdk`` by the route ``sdk_route`` chooses: the one logic of both SDK clients.
+
+        ``side`` gets the results of the SDK calls (awaits them on the async client, see ``sdk_sides``).
+        """
+        completions = sdk.chat.completions  # looked up per call: wrappers installed later are used
+        past_the_walk = self._past_the_walk(sdk, completions)
         if params.get("stream"):
             accumulator = StreamAccumulator()
             try:
-                async for chunk in await completions.create(**self._sent(params, sdk, completions)):
-                    accumulator.add(chunk)
+                sent = fast_path_params(params) if past_the_walk else params
+                await side.drain(completions.create(**sent), accumulator.add)
             except BaseException:
                 accumulator.finish(interrupted=True)
                 raise
             accumulator.finish()
             return check_completion(accumulator.result(params))
-        if self._past_the_walk(sdk, completions):
+        if past_the_walk:
             if postable(params, self.is_azure):
                 try:
-                    return check_completion(completion_from_http(await sdk.post(**post_arguments(params))))
+                    posted = await side.result_of(sdk.post(**post_arguments(params)))
+                    return check_completion(completion_from_http(posted))
                 except TypeError as err:
                     if not is_json_encoding_error(err):
                         raise
-                    return check_completion(await completions.create(**params))
-            raw = await completions.with_raw_response.create(**fast_path_params(params))
+                    return check_completion(await side.result_of(completions.create(**params)))
+            raw = await side.result_of(completions.with_raw_response.create(**fast_path_params(params)))
             return check_completion(parsed_completion(raw))
-        return check_completion(await completions.create(**params))
+        stand_in = self._sdk_replaced and stand_in_sdk(sdk)
+        return check_completion(await side.result_of(completions.create(**params)), stand_in)
 
     def _past_the_walk(self, sdk: Any, completions: Any) -> bool:
         """Whether this request skips the SDK's typed walk of messages and tools (see ``sdk_route``)."""
@@ -495,10 +482,6 @@ class OpenAIClient(ClassicRequestHooks):
         if self.sdk_fast_path is None:
             return not sdk_is_watched(sdk, completions)
         return self.sdk_fast_path
-
-    def _sent(self, params: dict[str, Any], sdk: Any, completions: Any) -> dict[str, Any]:
-        """The keyword arguments of ``create`` for ``params``: as they are, or past the SDK's type walk."""
-        return fast_path_params(params) if self._past_the_walk(sdk, completions) else params
 
     def message_retrieval(self, response: ChatCompletion) -> list[str | ChatCompletionMessage]:
         """Return each choice's text, or its message object when it calls a tool or function.
