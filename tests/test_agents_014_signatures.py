@@ -296,6 +296,34 @@ def test_update_function_signature_adds_by_default_and_removes_by_schema(scripte
         alice.update_function_signature("lookup", is_remove=True)
 
 
+def test_function_and_tool_signatures_are_checked_alike(scripted_server: ScriptedOpenAIServer) -> None:
+    alice = _assistant(scripted_server)
+    tool = {"type": "function", "function": {"name": "lookup", "parameters": {"type": "object", "properties": {}}}}
+    function = dict(tool["function"])
+    with pytest.raises(ValueError, match="The function signature must be of the type dict. Received function "
+                                         "signature type <class 'str'>"):
+        alice.update_function_signature("lookup")
+    with pytest.raises(ValueError, match="The tool signature must be of the type dict. Received tool signature "
+                                         "type <class 'str'>"):
+        alice.update_tool_signature("lookup", is_remove=False)
+    with pytest.raises(ValueError, match="The function signature must have a 'name' key"):
+        alice.update_function_signature({"parameters": {}})
+    with pytest.raises(ValueError, match="Invalid name: None"):
+        alice.update_tool_signature({"type": "function", "function": {}}, is_remove=False)
+    alice.update_function_signature(function)
+    alice.update_tool_signature(tool, is_remove=False)
+    assert alice.llm_config["functions"] == [function] and tool in alice.llm_config["tools"]
+    for update, sig in ((alice.update_function_signature, function), (alice.update_tool_signature, tool)):
+        with pytest.warns(UserWarning, match="Function 'lookup' is being overridden."):
+            update(sig, is_remove=False)
+    alice.update_function_signature("lookup", is_remove=True)
+    alice.update_tool_signature("lookup", is_remove=True)
+    assert "functions" not in alice.llm_config and "tools" not in alice.llm_config
+    with pytest.raises(AssertionError, match=r"doesn't have tool lookup. \(tool_sig names a tool to remove; "
+                                             r"llm_config has no 'tools'.\)"):
+        alice.update_tool_signature("lookup", is_remove=True)
+
+
 def test_073_registration_calls_still_work(scripted_server: ScriptedOpenAIServer) -> None:
     alice, bob = _assistant(scripted_server), UserProxyAgent("bob", code_execution_config=False)
 

@@ -400,6 +400,24 @@ def test_manual_pattern_asks_the_user(scripted_server: ScriptedOpenAIServer) -> 
     assert handoffs(alice)[1] == ("pattern", "alice", "Ask User", "ManualPattern: the group's after work")
 
 
+def test_auto_and_manual_patterns_share_one_owner_of_their_fixed_after_work() -> None:
+    from autogen_classic.agentchat.group import AskUserTarget
+    from autogen_classic.agentchat.group.patterns.pattern import FixedAfterWorkPattern
+    from autogen_classic.agentchat.group.targets.group_manager_target import GroupManagerSelectionMessageString
+
+    alice, bob = ConversableAgent("alice", llm_config=False), ConversableAgent("bob", llm_config=False)
+    prompt = GroupManagerSelectionMessageString(message="Pick one of {agentlist}.")
+    auto = AutoPattern(alice, [alice, bob], None, None, None, prompt, False, "reflection_with_llm")
+    manual = ManualPattern(alice, [alice, bob], None, None, None, False, "reflection_with_llm")
+    assert ManualPattern.__init__ is FixedAfterWorkPattern.__init__
+    for pattern in (auto, manual):
+        assert isinstance(pattern, FixedAfterWorkPattern)
+        assert (pattern.exclude_transit_message, pattern.summary_method) == (False, "reflection_with_llm")
+    assert isinstance(auto.group_after_work, GroupManagerTarget)
+    assert auto.group_after_work.selection_message is prompt is auto.selection_message
+    assert isinstance(manual.group_after_work, AskUserTarget)
+
+
 # ------------------------------------------------------------------------------------------------ run functions
 RUN_EVENTS = ["TextEvent", "GroupChatRunChatEvent", "UsingAutoReplyEvent", "TextEvent", "AfterWorksTransitionEvent",
               "GroupChatRunChatEvent", "InputRequestEvent", "TextEvent", "GroupChatRunChatEvent",

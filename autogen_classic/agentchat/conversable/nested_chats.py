@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..chat import a_initiate_chats, initiate_chats
 
 if TYPE_CHECKING:
     from ..agent import Agent
-    from ..conversable_agent import ConversableAgent
 
-__all__ = ["register_nested_chats", "chats_to_run", "summary_from_nested_chats", "a_summary_from_nested_chats"]
+__all__ = ["chats_to_run", "summary_from_nested_chats", "a_summary_from_nested_chats"]
 
 
 def chats_to_run(
@@ -60,51 +57,3 @@ async def a_summary_from_nested_chats(
         return True, None
     results = await a_initiate_chats(to_run)
     return True, results[to_run[-1]["chat_id"]].summary
-
-
-def register_nested_chats(
-    agent: "ConversableAgent",
-    chat_queue: list[dict[str, Any]],
-    trigger: Any,
-    reply_func_from_nested_chats: Union[str, Callable[..., Any]] = "summary_from_nested_chats",
-    position: int = 2,
-    use_async: Optional[bool] = None,
-    **kwargs: Any,
-) -> None:
-    """Register on ``agent`` a reply function that runs ``chat_queue``; see ``ConversableAgent.register_nested_chats``."""
-    if not isinstance(chat_queue, list) or not all(isinstance(c, dict) for c in chat_queue):
-        raise TypeError("chat_queue must be a list of dicts of initiate_chat arguments (each with a 'recipient').")
-    for index, chat in enumerate(chat_queue):
-        if "recipient" not in chat:
-            raise ValueError(f"chat_queue[{index}] has no 'recipient': every nested chat needs one.")
-    if use_async:
-        if any(chat.get("chat_id") is None for chat in chat_queue):
-            raise ValueError("chat_id is required for async nested chats")
-        func = a_summary_from_nested_chats if reply_func_from_nested_chats == "summary_from_nested_chats" \
-            else reply_func_from_nested_chats
-        if not callable(func) or not inspect.iscoroutinefunction(func):
-            raise ValueError("reply_func_from_nested_chats must be a callable and a coroutine")
-
-        async def async_reply(recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> Any:
-            return await func(chat_queue, recipient, messages, sender, config)  # type: ignore[misc]
-
-        wrapped: Callable[..., Any] = async_reply
-    else:
-        func = summary_from_nested_chats if reply_func_from_nested_chats == "summary_from_nested_chats" \
-            else reply_func_from_nested_chats
-        if not callable(func):
-            raise ValueError("reply_func_from_nested_chats must be a callable")
-
-        def sync_reply(recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> Any:
-            return func(chat_queue, recipient, messages, sender, config)  # type: ignore[operator]
-
-        wrapped = sync_reply
-    functools.update_wrapper(wrapped, func)  # type: ignore[arg-type]
-    agent.register_reply(
-        trigger,
-        wrapped,
-        position,
-        kwargs.get("config"),
-        kwargs.get("reset_config"),
-        ignore_async_in_sync_chat=(not use_async if use_async is not None else kwargs.get("ignore_async_in_sync_chat", False)),
-    )

@@ -16,7 +16,7 @@ from ... import runtime_logging
 from ...exception_utils import InvalidArgumentError, InvalidArgumentTypeError, SenderRequired
 from ...types import Agent, is_agent
 from . import builtin_replies
-from .nested_chats import register_nested_chats as _register_nested_chats
+from .nested_chats import a_summary_from_nested_chats, summary_from_nested_chats
 from .guards.safeguard_hooks import SAFEGUARD_HOOKS
 
 __all__ = ["ReplyPipelineMixin", "HOOKABLE_METHODS", "ReplyFunction", "Trigger"]
@@ -130,7 +130,46 @@ class ReplyPipelineMixin:
             position: default 2: after the termination and human-input check.
             use_async: run the nested chats with ``a_initiate_chats`` (each needs a ``chat_id``).
         """
-        _register_nested_chats(self, chat_queue, trigger, reply_func_from_nested_chats, position, use_async, **kwargs)
+        if not isinstance(chat_queue, list) or not all(isinstance(c, dict) for c in chat_queue):
+            raise TypeError("chat_queue must be a list of dicts of initiate_chat arguments (each with a 'recipient').")
+        for index, chat in enumerate(chat_queue):
+            if "recipient" not in chat:
+                raise ValueError(f"chat_queue[{index}] has no 'recipient': every nested chat needs one.")
+        if use_async:
+            if any(chat.get("chat_id") is None for chat in chat_queue):
+                raise ValueError("chat_id is required for async nested chats")
+            func = a_summary_from_nested_chats if reply_func_from_nested_chats == "summary_from_nested_chats" \
+                else reply_func_from_nested_chats
+            if not callable(func) or not inspect.iscoroutinefunction(func):
+                raise ValueError("reply_func_from_nested_chats must be a callable and a coroutine")
+
+            async def async_reply(
+                recipient: Any, messages: Any = None, sender: Any = None, config: Any = None
+            ) -> Any:
+                return await func(chat_queue, recipient, messages, sender, config)  # type: ignore[misc]
+
+            wrapped: Callable[..., Any] = async_reply
+        else:
+            func = summary_from_nested_chats if reply_func_from_nested_chats == "summary_from_nested_chats" \
+                else reply_func_from_nested_chats
+            if not callable(func):
+                raise ValueError("reply_func_from_nested_chats must be a callable")
+
+            def sync_reply(recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> Any:
+                return func(chat_queue, recipient, messages, sender, config)  # type: ignore[operator]
+
+            wrapped = sync_reply
+        functools.update_wrapper(wrapped, func)  # type: ignore[arg-type]
+        self.register_reply(
+            trigger,
+            wrapped,
+            position,
+            kwargs.get("config"),
+            kwargs.get("reset_config"),
+            ignore_async_in_sync_chat=(
+                not use_async if use_async is not None else kwargs.get("ignore_async_in_sync_chat", False)
+            ),
+        )
 
     def register_hook(self, hookable_method: str, hook: Callable[..., Any]) -> None:
         """Register a hook for one of ``process_last_received_message``, ``process_all_messages_before_reply``,

@@ -36,11 +36,40 @@ def _tool_for(func_or_tool: Union[Callable[..., Any], Tool], name: Optional[str]
     return Tool(func_or_tool=func_or_tool, name=name, description=description)
 
 
-def _without(entries: list[dict[str, Any]], sig: Union[str, dict[str, Any]], name_of: Callable[[Any], Any]) -> list:
-    """``entries`` less the one named ``sig`` (a str) or equal to ``sig`` (a schema dict)."""
-    if isinstance(sig, str):
-        return [e for e in entries if name_of(e) != sig]
-    return [e for e in entries if e != sig]
+def _schema_name(kind: ApiStyle, schema: dict[str, Any]) -> Any:
+    """The function name of a legacy ``functions`` schema (``kind`` "function") or of a ``tools`` one."""
+    return schema.get("name") if kind == "function" else schema.get("function", {}).get("name")
+
+
+def _update_schemas(
+    config: dict[str, Any], kind: ApiStyle, sig: Union[str, dict[str, Any]], is_remove: bool, silent_override: bool
+) -> None:
+    """Add, replace or (``is_remove``) remove the schema ``sig`` in ``config["functions"]`` (``kind``
+    "function") or ``config["tools"]`` (``kind`` "tool"); the key goes once it is empty."""
+    key = f"{kind}s"
+    if is_remove:
+        if not config.get(key):
+            raise InvalidArgumentError(
+                f"The agent config doesn't have {kind} {sig}. ({kind}_sig names a {kind} to remove; "
+                f"llm_config has no '{key}'.)"
+            )
+        if isinstance(sig, str):  # the name of the schema to remove
+            config[key] = [s for s in config[key] if _schema_name(kind, s) != sig]
+        else:  # the schema itself
+            config[key] = [s for s in config[key] if s != sig]
+    else:
+        if not isinstance(sig, dict):
+            raise ValueError(
+                f"The {kind} signature must be of the type dict. Received {kind} signature type {type(sig)}"
+            )
+        name = _schema_name(kind, sig)
+        assert_valid_name(name)
+        existing = config.get(key, [])
+        if not silent_override and any(_schema_name(kind, s) == name for s in existing):
+            warnings.warn(f"Function '{name}' is being overridden.", UserWarning)
+        config[key] = [s for s in existing if _schema_name(kind, s) != name] + [sig]
+    if not config[key]:
+        del config[key]
 
 
 class ToolRegistryMixin:
@@ -122,27 +151,9 @@ class ToolRegistryMixin:
             silent_override: do not warn when the schema replaces one of the same name.
         """
         config = self._require_llm_config("function")
-        if is_remove:
-            if not config.get("functions"):
-                raise InvalidArgumentError(
-                    f"The agent config doesn't have function {func_sig}. (func_sig names a function to remove; "
-                    "llm_config has no 'functions'.)"
-                )
-            config["functions"] = _without(config["functions"], func_sig, lambda f: f.get("name"))
-        else:
-            if not isinstance(func_sig, dict):
-                raise ValueError(
-                    f"The function signature must be of the type dict. Received function signature type {type(func_sig)}"
-                )
-            if "name" not in func_sig:
-                raise ValueError(f"The function signature must have a 'name' key. Received: {func_sig}")
-            assert_valid_name(func_sig["name"])
-            existing = config.get("functions", [])
-            if not silent_override and any(f.get("name") == func_sig["name"] for f in existing):
-                warnings.warn(f"Function '{func_sig['name']}' is being overridden.", UserWarning)
-            config["functions"] = [f for f in existing if f.get("name") != func_sig["name"]] + [func_sig]
-        if not config["functions"]:
-            del config["functions"]
+        if not is_remove and isinstance(func_sig, dict) and "name" not in func_sig:
+            raise ValueError(f"The function signature must have a 'name' key. Received: {func_sig}")
+        _update_schemas(config, "function", func_sig, bool(is_remove), silent_override)
         self.client = self._build_client()  # type: ignore[attr-defined]
 
     def update_tool_signature(
@@ -156,26 +167,7 @@ class ToolRegistryMixin:
             silent_override: do not warn when the schema replaces one of the same name.
         """
         config = self._require_llm_config("tool")
-        if is_remove:
-            if not config.get("tools"):
-                raise InvalidArgumentError(
-                    f"The agent config doesn't have tool {tool_sig}. (tool_sig names a tool to remove; "
-                    "llm_config has no 'tools'.)"
-                )
-            config["tools"] = _without(config["tools"], tool_sig, lambda t: t.get("function", {}).get("name"))
-        else:
-            if not isinstance(tool_sig, dict):
-                raise ValueError(
-                    f"The tool signature must be of the type dict. Received tool signature type {type(tool_sig)}"
-                )
-            name = tool_sig.get("function", {}).get("name")
-            assert_valid_name(name)  # type: ignore[arg-type]
-            existing = config.get("tools", [])
-            if not silent_override and any(t.get("function", {}).get("name") == name for t in existing):
-                warnings.warn(f"Function '{name}' is being overridden.", UserWarning)
-            config["tools"] = [t for t in existing if t.get("function", {}).get("name") != name] + [tool_sig]
-        if not config["tools"]:
-            del config["tools"]
+        _update_schemas(config, "tool", tool_sig, is_remove, silent_override)
         self.client = self._build_client()  # type: ignore[attr-defined]
 
     def register_for_llm(

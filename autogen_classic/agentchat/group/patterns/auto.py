@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...groupchat.handoffs import GroupManagerSelectionMessage, GroupManagerTarget
-from ...transitions import ContextVariables
-from ...transitions import TransitionTarget  # noqa: F401 - importable here, as in the classic module
-from .pattern import Pattern, Prepared, transition_of
+from ...transitions import ContextVariables, TransitionTarget
+from .pattern import FixedAfterWorkPattern, Prepared
+from .pattern import Pattern  # noqa: F401 - importable here, as in the classic module
 
 if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["AutoPattern"]
 
 
-class AutoPattern(Pattern):
+class AutoPattern(FixedAfterWorkPattern):
     """The group manager selects the next speaker from the conversation and the agents' descriptions.
 
     The group after work is always ``GroupManagerTarget`` (agents' own hand-offs still apply first).
@@ -43,17 +43,20 @@ class AutoPattern(Pattern):
         exclude_transit_message: bool = True,
         summary_method: Optional[Union[str, Callable[..., Any]]] = "last_msg",
     ) -> None:
+        # Read by _fixed_group_after_work, which the base constructor calls.
+        self.selection_message = selection_message
         super().__init__(
             initial_agent=initial_agent,
             agents=agents,
             user_agent=user_agent,
             group_manager_args=group_manager_args,
             context_variables=context_variables,
-            group_after_work=GroupManagerTarget(selection_message=selection_message),
             exclude_transit_message=exclude_transit_message,
             summary_method=summary_method,
         )
-        self.selection_message = selection_message
+
+    def _fixed_group_after_work(self) -> TransitionTarget:
+        return GroupManagerTarget(selection_message=self.selection_message)
 
     def prepare_group_chat(self, max_rounds: int, messages: Union[list[dict[str, Any]], str]) -> Prepared:
         """Set up the group chat; every agent gets a description (the manager's model reads them).
@@ -70,9 +73,5 @@ class AutoPattern(Pattern):
         for agent in self.agents:
             if not getattr(agent, "description", None):
                 agent.description = f"Agent {agent.name}"
-        prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
-        transition = transition_of(prepared[7])
-        if transition is not None:
-            transition.mark_pattern_target(self.group_after_work, type(self).__name__)
-        return (*prepared[:5], self.group_after_work, *prepared[6:])  # type: ignore[return-value]
+        return super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
 

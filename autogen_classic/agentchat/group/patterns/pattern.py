@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...groupchat import GroupChat
@@ -69,10 +69,21 @@ def _check_pattern(pattern: Pattern) -> None:
         )
 
 
-def transition_of(groupchat: GroupChat) -> Optional[GroupTransition]:
-    """The hand-off transition of a group chat a pattern set up (None for another group chat)."""
-    method = groupchat.speaker_selection_method
-    return method if isinstance(method, GroupTransition) else None
+def mark_pattern_targets(groupchat: GroupChat, targets: Iterable[TransitionTarget], pattern_name: str) -> None:
+    """Tell the group chat's hand-off transition that the pattern ``pattern_name`` made these after works, so
+    that the selection trace names the pattern when one of them chooses (a group chat without a hand-off
+    transition, e.g. one a subclass set up, has no trace to tell)."""
+    transition = groupchat.speaker_selection_method
+    if isinstance(transition, GroupTransition):
+        for target in targets:
+            transition.mark_pattern_target(target, pattern_name)
+
+
+def members_after_works(prepared: Prepared) -> list[TransitionTarget]:
+    """The after works of a prepared group chat's agents and user agent (those a pattern generated for them)."""
+    agents, user_agent = prepared[0], prepared[2]
+    members = list(agents) + ([user_agent] if user_agent is not None else [])
+    return [condition.target for agent in members for condition in agent.handoffs.after_works]
 
 
 class Pattern(ABC):
@@ -216,5 +227,50 @@ class DefaultPattern(Pattern):
 
     def prepare_group_chat(self, max_rounds: int, messages: Union[list[dict[str, Any]], str]) -> Prepared:
         """Set up the group chat (see ``Pattern.prepare_group_chat``)."""
+        return super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
+
+
+class FixedAfterWorkPattern(Pattern):
+    """A pattern whose group after work is its own, not an argument (``AutoPattern``: the manager picks;
+    ``ManualPattern``: the user picks); the selection trace names the pattern when that after work chooses.
+
+    Args:
+        initial_agent: the first agent to speak (one of ``agents``).
+        agents: the agents of the group.
+        user_agent: the agent standing for the user, if any.
+        group_manager_args: keyword arguments of the ``GroupChatManager``.
+        context_variables: the variables the group shares.
+        exclude_transit_message: hide the hand-off tool calls from what the agents read.
+        summary_method: the chat's summary method.
+    """
+
+    def __init__(
+        self,
+        initial_agent: ConversableAgent,
+        agents: list[ConversableAgent],
+        user_agent: Optional[ConversableAgent] = None,
+        group_manager_args: Optional[dict[str, Any]] = None,
+        context_variables: Optional[ContextVariables] = None,
+        exclude_transit_message: bool = True,
+        summary_method: Optional[Union[str, Callable[..., Any]]] = "last_msg",
+    ) -> None:
+        super().__init__(
+            initial_agent=initial_agent,
+            agents=agents,
+            user_agent=user_agent,
+            group_manager_args=group_manager_args,
+            context_variables=context_variables,
+            group_after_work=self._fixed_group_after_work(),
+            exclude_transit_message=exclude_transit_message,
+            summary_method=summary_method,
+        )
+
+    @abstractmethod
+    def _fixed_group_after_work(self) -> TransitionTarget:
+        """The pattern's group after work (called once, by the constructor)."""
+
+    def prepare_group_chat(self, max_rounds: int, messages: Union[list[dict[str, Any]], str]) -> Prepared:
+        """Set up the group chat (see ``Pattern.prepare_group_chat``)."""
         prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
-        return (*prepared[:5], self.group_after_work, *prepared[6:])  # type: ignore[return-value]
+        mark_pattern_targets(prepared[7], [self.group_after_work], type(self).__name__)
+        return prepared

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...transitions import ContextVariables, RandomAgentTarget, TransitionTarget  # noqa: F401 - classic names
-from .pattern import Pattern, Prepared, transition_of
+from .pattern import Pattern, Prepared, mark_pattern_targets, members_after_works
 
 if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
@@ -34,17 +34,5 @@ class RandomPattern(Pattern):
         """Set up the group chat, then the random after works."""
         prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
         self._generate_handoffs(initial_agent=prepared[4], agents=prepared[0], user_agent=prepared[2])
-        _mark_after_works(prepared, type(self).__name__)
+        mark_pattern_targets(prepared[7], members_after_works(prepared), type(self).__name__)
         return prepared
-
-
-def _mark_after_works(prepared: Prepared, pattern_name: str) -> None:
-    """Tell the transition which after works the pattern made (the selection trace names the pattern)."""
-    transition = transition_of(prepared[7])
-    if transition is None:
-        return
-    members = list(prepared[0]) + ([prepared[2]] if prepared[2] is not None else [])
-    for agent in members:
-        for condition in agent.handoffs.after_works:
-            transition.mark_pattern_target(condition.target, pattern_name)
-

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...transitions import AgentTarget, ContextVariables, TransitionTarget  # noqa: F401 - classic names
-from .pattern import Pattern, Prepared
-from .random import _mark_after_works
+from .pattern import Pattern, Prepared, mark_pattern_targets, members_after_works
 
 if TYPE_CHECKING:
     from ...conversable_agent import ConversableAgent
@@ -36,6 +35,6 @@ class RoundRobinPattern(Pattern):
         """Set up the group chat, then the round-robin after works."""
         prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
         self._generate_handoffs(initial_agent=prepared[4], agents=prepared[0], user_agent=prepared[2])
-        _mark_after_works(prepared, type(self).__name__)
+        mark_pattern_targets(prepared[7], members_after_works(prepared), type(self).__name__)
         return prepared
 
