@@ -1,4 +1,4 @@
-"""What both OpenAI clients of this package share: the SDK client, request checks, message text.
+"""What the OpenAI clients of this package share: the SDK client and its endpoint, request checks, message text.
 
 The clients talk to their endpoint through the official ``openai`` SDK only. Request settings the
 SDK method does not take as arguments travel in ``extra_body`` (the server decides on them), as
@@ -10,15 +10,17 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 import openai
 
 from ..exception_utils import InvalidArgumentError
 from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
+from ..oai.model_client import ModelClient
 
 __all__ = [
     "LOCAL_PLACEHOLDER_KEY",
+    "SdkEndpoint",
     "build_sdk_client",
     "parts_text",
     "require_model",
@@ -42,6 +44,28 @@ def build_sdk_client(api_key: Any, base_url: Any, timeout: Any, kwargs: dict[str
         api_key = LOCAL_PLACEHOLDER_KEY
     settings = {key: value for key, value in kwargs.items() if value is not None}
     return openai.OpenAI(api_key=api_key, base_url=base, timeout=timeout, **settings)
+
+
+class SdkEndpoint:
+    """The endpoint attributes of a client that talks through an ``openai.OpenAI`` client.
+
+    Attributes:
+        client: the ``openai.OpenAI`` client requests go through.
+        base_url: its base URL, as a string.
+        max_retries: its number of retries.
+        secrets: the API key the client was given (kept out of logs), or none.
+    """
+
+    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = list(ModelClient.RESPONSE_USAGE_KEYS)
+
+    def _use_client(self, client: Any, api_key: Any) -> None:
+        self.client = client
+        self.base_url = str(getattr(client, "base_url", "") or "")
+        self.max_retries = int(getattr(client, "max_retries", 0) or 0)
+        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
 
 def require_model(params: dict[str, Any], client_name: str) -> None:

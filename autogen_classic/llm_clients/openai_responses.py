@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, ClassVar, Union
+from typing import Any, Union
 
-from ._sdk import build_sdk_client
+from ._sdk import SdkEndpoint, build_sdk_client
 from .responses.conversation import ResponsesConversation
 from .responses.pricing import calculate_token_cost
 from .responses.response import output_blocks, usage_of
@@ -40,7 +40,7 @@ def _as_dict(item: Any) -> Union[dict[str, Any], None]:
     return item if isinstance(item, dict) else None
 
 
-class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
+class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpoint):
     """A ``ModelClient`` for the Responses API (``/responses``) that returns the SDK's ``Response``.
 
     Args:
@@ -55,8 +55,6 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
         image_costs: the cost in USD of every image generated through this client so far.
     """
 
-    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
-
     def __init__(self, client: Any, response_format: Any = None) -> None:
         if isinstance(client, Mapping):
             settings = dict(client)
@@ -67,18 +65,11 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
                 "OpenAIResponsesClient: client must be an openai.OpenAI client (or a dict of its settings such as "
                 f"{{'api_key': ..., 'base_url': ...}}), got {type(client).__name__}"
             )
-        self.client = client
+        self._use_client(client, getattr(client, "api_key", None))
         self.response_format = response_format
         self._init_tool_settings()
         self._init_conversation()
         self.image_costs = 0.0
-        self.base_url = str(getattr(client, "base_url", "") or "")
-        self.max_retries = int(getattr(client, "max_retries", 0) or 0)
-        api_key = getattr(client, "api_key", None)
-        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
     @property
     def _default_response_format(self) -> Any:
