@@ -84,27 +84,11 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpo
     def previous_response_id(self, response_id: Union[str, None]) -> None:
         self._set_previous_response_id(response_id)
 
-    # ----------------------------------------------------------------- request
-    def create(self, params: dict[str, Any]) -> Any:
-        """Send a Responses API request and return the SDK's ``Response``.
-
-        Args:
-            params: ``model``; ``messages`` (chat messages, converted to ``input`` items) or ``input``;
-                ``tools`` / ``tool_choice`` in chat or Responses form; ``built_in_tools``
-                (``["web_search", "image_generation"]``) with ``web_search_config`` /
-                ``image_generation_config``; ``response_format``; ``previous_response_id``; other
-                settings (``temperature``, ``max_tokens``, ``reasoning_effort``, ``verbosity``, ...).
-
-        Raises:
-            TypeError: the request names no ``model``.
-            ValueError: it has neither ``messages`` nor ``input``, or a message the API has no form for.
-            NotImplementedError: ``built_in_tools`` names a tool that runs on this machine (apply_patch, shell).
-        """
-        answer = self._send(params)
-        self.image_costs += self._image_cost(answer)
-        return answer
-
     # ----------------------------------------------------------------- answer
+    def _answer(self, answer: Any, model: str) -> Any:
+        self.image_costs += self._image_cost(answer)
+        return answer  # the SDK's own Response, as the classic client returns it
+
     def _output_format(self) -> str:
         return str(self.image_output_params.get("output_format") or "png")
 

@@ -123,27 +123,8 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
         self._init_costs()
         self._init_conversation()
 
-    # ----------------------------------------------------------------- request
-    def create(self, params: dict[str, Any]) -> UnifiedResponse:  # type: ignore[override]
-        """Send a Responses API request and return the answer as a ``UnifiedResponse``.
-
-        Args:
-            params: ``model``; ``messages`` (chat messages) or ``input`` (Responses API items);
-                ``tools`` / ``tool_choice`` in chat or Responses form; ``built_in_tools``
-                (``["web_search", "image_generation"]``) with ``web_search_config`` /
-                ``image_generation_config``; ``response_format``; ``previous_response_id``; other
-                settings (``temperature``, ``max_tokens``, ``reasoning_effort``, ``verbosity``, ...).
-
-        Raises:
-            TypeError: the request names no ``model``.
-            ValueError: it has neither ``messages`` nor ``input``, or a message the API has no form for.
-            NotImplementedError: ``built_in_tools`` names a tool that runs on this machine (apply_patch, shell).
-        """
-        answer = self._send(params)
-        return self._to_unified(answer, str(params["model"]))
-
     # ----------------------------------------------------------------- answer
-    def _to_unified(self, answer: Any, model: str) -> UnifiedResponse:
+    def _answer(self, answer: Any, model: str) -> UnifiedResponse:
         output_format = self.image_output_params.get("output_format") or "png"
         blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], output_format)
         parsed = getattr(answer, "output_parsed", None)
