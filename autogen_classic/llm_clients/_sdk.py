@@ -14,9 +14,9 @@ from typing import Any, ClassVar, Union
 
 import openai
 
-from ..exception_utils import InvalidArgumentError
 from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
 from ..oai.model_client import ModelClient
+from ..types import content_part_type, content_str
 
 __all__ = [
     "LOCAL_PLACEHOLDER_KEY",
@@ -120,29 +120,23 @@ def split_for_sdk(params: dict[str, Any], method_key: str) -> dict[str, Any]:
 
 def parts_text(content: Union[str, list[Any], None]) -> str:
     """The text of a message ``content`` for a Responses input: a string, None (``""``) or parts, joined with nothing
-    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``).
+    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``). Other than the join and
+    the part types, it reads ``content`` as ``content_str`` does, whose checks it shares.
 
     Raises:
         TypeError: ``content`` is of another type, or a list item is not a dict.
         InvalidArgumentError: a part has no ``type``.
         ValueError: a part's ``type`` is neither text nor an image.
     """
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
     if not isinstance(content, list):
-        raise TypeError(f"content must be None, str, or list, but got {type(content)}")
-    parts: list[str] = []
-    for item in content:
-        if not isinstance(item, dict):
-            raise TypeError("Wrong content format: every element should be dict if the content is a list.")
-        if "type" not in item:
-            raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
-        if item["type"] in ("text", "input_text", "output_text"):
-            parts.append(item.get("text") or "")
-        elif item["type"] in ("image_url", "input_image"):
-            parts.append("<image>")
-        else:
-            raise ValueError(f"Wrong content format: unknown type {item['type']} within the content")
-    return "".join(parts)
+        return content_str(content)  # None, a string, or refused
+    return "".join(_input_part_text(item) for item in content)
+
+
+def _input_part_text(item: Any) -> str:
+    kind = content_part_type(item)
+    if kind in ("text", "input_text", "output_text"):
+        return item.get("text") or ""  # type: ignore[no-any-return]
+    if kind in ("image_url", "input_image"):
+        return "<image>"
+    raise ValueError(f"Wrong content format: unknown type {kind} within the content")
