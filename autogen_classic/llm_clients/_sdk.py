@@ -1,4 +1,4 @@
-"""What the OpenAI clients of this package share: the SDK client and its endpoint, request checks, message text.
+"""What the OpenAI clients of this package share: the SDK client and its endpoint, request checks.
 
 The clients talk to their endpoint through the official ``openai`` SDK only. Request settings the
 SDK method does not take as arguments travel in ``extra_body`` (the server decides on them), as
@@ -10,19 +10,17 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 import openai
 
 from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
 from ..oai.model_client import ModelClient
-from ..types import content_part_type, content_str
 
 __all__ = [
     "LOCAL_PLACEHOLDER_KEY",
     "SdkEndpoint",
     "build_sdk_client",
-    "parts_text",
     "require_model",
     "sdk_arguments",
     "split_for_sdk",
@@ -117,26 +115,3 @@ def split_for_sdk(params: dict[str, Any], method_key: str) -> dict[str, Any]:
         out["extra_body"] = {**unknown, **(params.get("extra_body") or {})}
     return out
 
-
-def parts_text(content: Union[str, list[Any], None]) -> str:
-    """The text of a message ``content`` for a Responses input: a string, None (``""``) or parts, joined with nothing
-    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``). Other than the join and
-    the part types, it reads ``content`` as ``content_str`` does, whose checks it shares.
-
-    Raises:
-        TypeError: ``content`` is of another type, or a list item is not a dict.
-        InvalidArgumentError: a part has no ``type``.
-        ValueError: a part's ``type`` is neither text nor an image.
-    """
-    if not isinstance(content, list):
-        return content_str(content)  # None, a string, or refused
-    return "".join(_input_part_text(item) for item in content)
-
-
-def _input_part_text(item: Any) -> str:
-    kind = content_part_type(item)
-    if kind in ("text", "input_text", "output_text"):
-        return item.get("text") or ""  # type: ignore[no-any-return]
-    if kind in ("image_url", "input_image"):
-        return "<image>"
-    raise ValueError(f"Wrong content format: unknown type {kind} within the content")

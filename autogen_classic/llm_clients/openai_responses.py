@@ -23,7 +23,7 @@ from typing import Any, Union
 from ._sdk import SdkEndpoint, build_sdk_client
 from .responses.conversation import ResponsesConversation
 from .responses.pricing import calculate_token_cost
-from .responses.response import output_blocks, usage_of
+from .responses.response import item_dict, output_blocks, usage_of
 from .responses.tool_settings import BuiltInToolSettings
 
 __all__ = ["OpenAIResponsesClient"]
@@ -32,12 +32,6 @@ logger = logging.getLogger("autogen_classic.llm_clients")
 
 # Settings of the image_generation tool an image part carries back (as the answer reported them).
 _IMAGE_KEYS = ("quality", "background", "size", "output_format", "output_compression")
-
-
-def _as_dict(item: Any) -> Union[dict[str, Any], None]:
-    if hasattr(item, "model_dump"):
-        return item.model_dump()  # type: ignore[no-any-return]
-    return item if isinstance(item, dict) else None
 
 
 class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpoint):
@@ -89,11 +83,8 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpo
         self.image_costs += self._image_cost(answer)
         return answer  # the SDK's own Response, as the classic client returns it
 
-    def _output_format(self) -> str:
-        return str(self.image_output_params.get("output_format") or "png")
-
     def _image_cost(self, response: Any) -> float:
-        return output_blocks(list(getattr(response, "output", None) or []), self._output_format())[1]
+        return output_blocks(list(getattr(response, "output", None) or []), self._image_output_format())[1]
 
     def message_retrieval(self, response: Any) -> list[dict[str, Any]]:
         """The answer as one assistant message: ``content`` (a list of parts, or None) and ``tool_calls`` (when any).
@@ -106,7 +97,7 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpo
         content: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
         for raw in getattr(response, "output", None) or []:
-            item = _as_dict(raw)
+            item = item_dict(raw)
             if item is None:
                 continue
             kind = item.get("type")
@@ -143,7 +134,7 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpo
             part.update({key: item[key] for key in _IMAGE_KEYS if key in item})
             result = item.get("result") or ""
             part["content"] = result
-            part["image_url"] = f"data:image/{self._output_format()};base64,{result}"
+            part["image_url"] = f"data:image/{self._image_output_format()};base64,{result}"
         return part
 
     def cost(self, response: Any) -> float:

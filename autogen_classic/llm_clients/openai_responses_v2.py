@@ -125,8 +125,7 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
 
     # ----------------------------------------------------------------- answer
     def _answer(self, answer: Any, model: str) -> UnifiedResponse:
-        output_format = self.image_output_params.get("output_format") or "png"
-        blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], output_format)
+        blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], self._image_output_format())
         parsed = getattr(answer, "output_parsed", None)
         if parsed is not None:
             as_dict = parsed.model_dump() if hasattr(parsed, "model_dump") else parsed if isinstance(parsed, dict) else None
