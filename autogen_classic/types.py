@@ -18,6 +18,7 @@ __all__ = [
     "MessageContentType",
     "UserMessageImageContentPart",
     "UserMessageTextContentPart",
+    "content_part_type",
     "content_str",
     "is_agent",
 ]
@@ -148,13 +149,23 @@ def content_str(content: Union[str, list[Union[UserMessageTextContentPart, UserM
     return "\n".join(_part_text(item) for item in content)
 
 
-def _part_text(item: Any) -> str:
-    """The text of one content part (see :func:`content_str`)."""
+def content_part_type(item: Any) -> Any:
+    """The ``type`` of one part of a list ``content``, once the part is known to be a dict that has one.
+
+    Raises:
+        TypeError: ``item`` is not a dict.
+        InvalidArgumentError: it has no ``type`` (also an ``AssertionError``, the classic type).
+    """
     if not isinstance(item, dict):
         raise TypeError("Wrong content format: every element should be dict if the content is a list.")
     if "type" not in item:
         raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
-    kind = item["type"]
+    return item["type"]
+
+
+def _part_text(item: Any) -> str:
+    """The text of one content part (see :func:`content_str`)."""
+    kind = content_part_type(item)
     if kind in ("text", "input_text"):
         return item["text"]
     if kind in ("image_url", "input_image"):

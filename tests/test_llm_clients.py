@@ -363,3 +363,28 @@ def test_classic_073_code_keeps_its_chat_completions_client(scripted_server) -> 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert agent.generate_reply([{"role": "user", "content": "hi"}]) == "classic"
+
+
+def test_the_clients_share_one_owner_for_what_they_have_in_common() -> None:
+    """Construction, endpoint attributes, usage keys and the Responses request each have one owner."""
+    from autogen_classic.llm_clients import models
+    from autogen_classic.llm_clients.models import content_blocks, unified_message, unified_response
+    from autogen_classic.llm_clients.openai_responses import OpenAIResponsesClient
+    from autogen_classic.llm_clients.responses.conversation import ResponsesConversation
+    from autogen_classic.llm_clients.unified_client import UnifiedResponseClient
+
+    assert set(models.__all__) == {*content_blocks.__all__, *unified_message.__all__, *unified_response.__all__}
+    assert all(getattr(models, name) is getattr(content_blocks, name) for name in content_blocks.__all__)
+    assert OpenAICompletionsClient.get_usage is UnifiedResponseClient.get_usage
+    assert OpenAICompletionsClient.__init__ is UnifiedResponseClient.__init__
+    assert OpenAIResponsesV2Client.create is OpenAIResponsesClient.create is ResponsesConversation.create
+    response = UnifiedResponse(id="r", model="m", provider="p", messages=[], usage={"prompt_tokens": 2, "total_tokens": 2}, cost=0.5)
+    shared = OpenAICompletionsClient.get_usage(response)
+    assert shared == {"prompt_tokens": 2, "completion_tokens": 0, "total_tokens": 2, "cost": 0.5, "model": "m"}
+    assert OpenAIResponsesV2Client.get_usage(response) == {**shared, "token_cost": 0.0, "image_cost": 0.0}
+    for client in (OpenAICompletionsClient(api_key="k", base_url="http://127.0.0.1:9/v1"),
+                   OpenAIResponsesV2Client(api_key="k", base_url="http://127.0.0.1:9/v1"),
+                   OpenAIResponsesClient({"api_key": "k", "base_url": "http://127.0.0.1:9/v1"})):
+        assert (client.base_url, client.secrets) == ("http://127.0.0.1:9/v1/", ["k"])
+        assert repr(client) == f"{type(client).__name__}(base_url='http://127.0.0.1:9/v1/')"
+        assert client.RESPONSE_USAGE_KEYS == ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]

@@ -1,4 +1,4 @@
-"""What both OpenAI clients of this package share: the SDK client, request checks, message text.
+"""What the OpenAI clients of this package share: the SDK client and its endpoint, request checks.
 
 The clients talk to their endpoint through the official ``openai`` SDK only. Request settings the
 SDK method does not take as arguments travel in ``extra_body`` (the server decides on them), as
@@ -10,17 +10,17 @@ from __future__ import annotations
 import functools
 import inspect
 import os
-from typing import Any, Union
+from typing import Any, ClassVar
 
 import openai
 
-from ..exception_utils import InvalidArgumentError
 from ..oai.endpoint.sdk_parameters import REQUEST_OPTIONS, create_parameters
+from ..oai.model_client import ModelClient
 
 __all__ = [
     "LOCAL_PLACEHOLDER_KEY",
+    "SdkEndpoint",
     "build_sdk_client",
-    "parts_text",
     "require_model",
     "sdk_arguments",
     "split_for_sdk",
@@ -42,6 +42,28 @@ def build_sdk_client(api_key: Any, base_url: Any, timeout: Any, kwargs: dict[str
         api_key = LOCAL_PLACEHOLDER_KEY
     settings = {key: value for key, value in kwargs.items() if value is not None}
     return openai.OpenAI(api_key=api_key, base_url=base, timeout=timeout, **settings)
+
+
+class SdkEndpoint:
+    """The endpoint attributes of a client that talks through an ``openai.OpenAI`` client.
+
+    Attributes:
+        client: the ``openai.OpenAI`` client requests go through.
+        base_url: its base URL, as a string.
+        max_retries: its number of retries.
+        secrets: the API key the client was given (kept out of logs), or none.
+    """
+
+    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = list(ModelClient.RESPONSE_USAGE_KEYS)
+
+    def _use_client(self, client: Any, api_key: Any) -> None:
+        self.client = client
+        self.base_url = str(getattr(client, "base_url", "") or "")
+        self.max_retries = int(getattr(client, "max_retries", 0) or 0)
+        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
 
 def require_model(params: dict[str, Any], client_name: str) -> None:
@@ -93,32 +115,3 @@ def split_for_sdk(params: dict[str, Any], method_key: str) -> dict[str, Any]:
         out["extra_body"] = {**unknown, **(params.get("extra_body") or {})}
     return out
 
-
-def parts_text(content: Union[str, list[Any], None]) -> str:
-    """The text of a message ``content`` for a Responses input: a string, None (``""``) or parts, joined with nothing
-    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``).
-
-    Raises:
-        TypeError: ``content`` is of another type, or a list item is not a dict.
-        InvalidArgumentError: a part has no ``type``.
-        ValueError: a part's ``type`` is neither text nor an image.
-    """
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        raise TypeError(f"content must be None, str, or list, but got {type(content)}")
-    parts: list[str] = []
-    for item in content:
-        if not isinstance(item, dict):
-            raise TypeError("Wrong content format: every element should be dict if the content is a list.")
-        if "type" not in item:
-            raise InvalidArgumentError("Wrong content format. Missing 'type' key in content's dict.")
-        if item["type"] in ("text", "input_text", "output_text"):
-            parts.append(item.get("text") or "")
-        elif item["type"] in ("image_url", "input_image"):
-            parts.append("<image>")
-        else:
-            raise ValueError(f"Wrong content format: unknown type {item['type']} within the content")
-    return "".join(parts)

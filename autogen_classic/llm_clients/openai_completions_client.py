@@ -13,12 +13,12 @@ from __future__ import annotations
 import inspect
 import logging
 import warnings
-from typing import Any, ClassVar, Union
+from typing import Any, Union
 
 from pydantic import BaseModel
 
-from ..oai.model_client import ModelClient
-from ._sdk import build_sdk_client, require_model, split_for_sdk
+from ..oai.model_client import ModelClient  # noqa: F401  (re-exported: the classic module names it)
+from ._sdk import require_model, split_for_sdk
 from .models import (
     AudioContent,
     CitationContent,
@@ -33,6 +33,7 @@ from .models import (
     VideoContent,
     normalize_role,
 )
+from .unified_client import UnifiedResponseClient
 
 __all__ = [
     "AudioContent",
@@ -90,38 +91,15 @@ def _price_of(model: str) -> tuple[float, float]:
     return _PRICES[max(matches, key=len)] if matches else _DEFAULT_PRICE
 
 
-class OpenAICompletionsClient(ModelClient):
+class OpenAICompletionsClient(UnifiedResponseClient):
     """A chat-completions client returning ``UnifiedResponse`` (``ModelClientV2`` and ``ModelClient``).
 
-    Args:
-        api_key: the API key (default: ``OPENAI_API_KEY``; a local ``base_url`` needs none).
-        base_url: the endpoint, e.g. ``http://localhost:8000/v1`` (default: OpenAI's).
-        timeout: seconds per request.
-        response_format: a pydantic model (or JSON-schema dict) every request asks for.
-        **kwargs: other ``openai.OpenAI`` settings (``max_retries``, ``default_headers``, ...).
+    Built with the arguments of ``UnifiedResponseClient`` (``api_key``, ``base_url``, ``timeout``,
+    ``response_format`` and other ``openai.OpenAI`` settings as ``**kwargs``).
 
     Example:
         ``OpenAICompletionsClient(api_key=...).create({"model": "gpt-4o-mini", "messages": [...]}).text``
     """
-
-    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
-
-    def __init__(
-        self,
-        api_key: Union[str, None] = None,
-        base_url: Union[str, None] = None,
-        timeout: float = 60.0,
-        response_format: Any = None,
-        **kwargs: Any,
-    ) -> None:
-        self.client = build_sdk_client(api_key, base_url, timeout, kwargs)
-        self._default_response_format = response_format
-        self.base_url = str(self.client.base_url)
-        self.max_retries = int(self.client.max_retries)
-        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
     # ----------------------------------------------------------------- request
     def create(self, params: dict[str, Any]) -> UnifiedResponse:  # type: ignore[override]
@@ -268,17 +246,6 @@ class OpenAICompletionsClient(ModelClient):
         prompt_price, completion_price = _price_of(response.model)
         return (response.usage.get("prompt_tokens", 0) * prompt_price
                 + response.usage.get("completion_tokens", 0) * completion_price)
-
-    @staticmethod
-    def get_usage(response: UnifiedResponse) -> dict[str, Any]:  # type: ignore[override]
-        """``prompt_tokens``, ``completion_tokens``, ``total_tokens``, ``cost`` and ``model`` of ``response``."""
-        return {
-            "prompt_tokens": response.usage.get("prompt_tokens", 0),
-            "completion_tokens": response.usage.get("completion_tokens", 0),
-            "total_tokens": response.usage.get("total_tokens", 0),
-            "cost": response.cost or 0.0,
-            "model": response.model,
-        }
 
     def message_retrieval(self, response: UnifiedResponse) -> Union[list[str], list[dict[str, Any]]]:  # type: ignore[override]
         """One item per message: its text, or an OpenAI message dict when it calls tools or holds media.

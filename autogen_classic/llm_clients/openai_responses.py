@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, ClassVar, Union
+from typing import Any, Union
 
-from ._sdk import build_sdk_client
+from ._sdk import SdkEndpoint, build_sdk_client
 from .responses.conversation import ResponsesConversation
 from .responses.pricing import calculate_token_cost
-from .responses.response import output_blocks, usage_of
+from .responses.response import item_dict, output_blocks, usage_of
 from .responses.tool_settings import BuiltInToolSettings
 
 __all__ = ["OpenAIResponsesClient"]
@@ -34,13 +34,7 @@ logger = logging.getLogger("autogen_classic.llm_clients")
 _IMAGE_KEYS = ("quality", "background", "size", "output_format", "output_compression")
 
 
-def _as_dict(item: Any) -> Union[dict[str, Any], None]:
-    if hasattr(item, "model_dump"):
-        return item.model_dump()  # type: ignore[no-any-return]
-    return item if isinstance(item, dict) else None
-
-
-class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
+class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings, SdkEndpoint):
     """A ``ModelClient`` for the Responses API (``/responses``) that returns the SDK's ``Response``.
 
     Args:
@@ -55,8 +49,6 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
         image_costs: the cost in USD of every image generated through this client so far.
     """
 
-    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
-
     def __init__(self, client: Any, response_format: Any = None) -> None:
         if isinstance(client, Mapping):
             settings = dict(client)
@@ -67,18 +59,11 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
                 "OpenAIResponsesClient: client must be an openai.OpenAI client (or a dict of its settings such as "
                 f"{{'api_key': ..., 'base_url': ...}}), got {type(client).__name__}"
             )
-        self.client = client
+        self._use_client(client, getattr(client, "api_key", None))
         self.response_format = response_format
         self._init_tool_settings()
         self._init_conversation()
         self.image_costs = 0.0
-        self.base_url = str(getattr(client, "base_url", "") or "")
-        self.max_retries = int(getattr(client, "max_retries", 0) or 0)
-        api_key = getattr(client, "api_key", None)
-        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self.base_url!r})"
 
     @property
     def _default_response_format(self) -> Any:
@@ -93,32 +78,13 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
     def previous_response_id(self, response_id: Union[str, None]) -> None:
         self._set_previous_response_id(response_id)
 
-    # ----------------------------------------------------------------- request
-    def create(self, params: dict[str, Any]) -> Any:
-        """Send a Responses API request and return the SDK's ``Response``.
-
-        Args:
-            params: ``model``; ``messages`` (chat messages, converted to ``input`` items) or ``input``;
-                ``tools`` / ``tool_choice`` in chat or Responses form; ``built_in_tools``
-                (``["web_search", "image_generation"]``) with ``web_search_config`` /
-                ``image_generation_config``; ``response_format``; ``previous_response_id``; other
-                settings (``temperature``, ``max_tokens``, ``reasoning_effort``, ``verbosity``, ...).
-
-        Raises:
-            TypeError: the request names no ``model``.
-            ValueError: it has neither ``messages`` nor ``input``, or a message the API has no form for.
-            NotImplementedError: ``built_in_tools`` names a tool that runs on this machine (apply_patch, shell).
-        """
-        answer = self._send(params)
-        self.image_costs += self._image_cost(answer)
-        return answer
-
     # ----------------------------------------------------------------- answer
-    def _output_format(self) -> str:
-        return str(self.image_output_params.get("output_format") or "png")
+    def _answer(self, answer: Any, model: str) -> Any:
+        self.image_costs += self._image_cost(answer)
+        return answer  # the SDK's own Response, as the classic client returns it
 
     def _image_cost(self, response: Any) -> float:
-        return output_blocks(list(getattr(response, "output", None) or []), self._output_format())[1]
+        return output_blocks(list(getattr(response, "output", None) or []), self._image_output_format())[1]
 
     def message_retrieval(self, response: Any) -> list[dict[str, Any]]:
         """The answer as one assistant message: ``content`` (a list of parts, or None) and ``tool_calls`` (when any).
@@ -131,7 +97,7 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
         content: list[dict[str, Any]] = []
         tool_calls: list[dict[str, Any]] = []
         for raw in getattr(response, "output", None) or []:
-            item = _as_dict(raw)
+            item = item_dict(raw)
             if item is None:
                 continue
             kind = item.get("type")
@@ -168,7 +134,7 @@ class OpenAIResponsesClient(ResponsesConversation, BuiltInToolSettings):
             part.update({key: item[key] for key in _IMAGE_KEYS if key in item})
             result = item.get("result") or ""
             part["content"] = result
-            part["image_url"] = f"data:image/{self._output_format()};base64,{result}"
+            part["image_url"] = f"data:image/{self._image_output_format()};base64,{result}"
         return part
 
     def cost(self, response: Any) -> float:

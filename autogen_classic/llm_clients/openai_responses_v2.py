@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, ClassVar, Union
+from typing import Any, Union
 
 from ..oai.entries import OpenAILLMConfigEntry, OpenAIResponsesV2LLMConfigEntry
-from ..oai.model_client import ModelClient
-from ._sdk import build_sdk_client
+from ..oai.model_client import ModelClient  # noqa: F401  (re-exported: the classic module names it)
 from .models import (
     CitationContent,
     GenericContent,
@@ -57,6 +56,7 @@ from .responses.v1_format import (
     to_chat_completion,
     to_v1_messages,
 )
+from .unified_client import UnifiedResponseClient
 
 __all__ = [
     "IMAGE_PRICING",
@@ -92,7 +92,8 @@ __all__ = [
 
 logger = logging.getLogger("autogen_classic.llm_clients")
 
-class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInToolSettings, CostTracking, ModelClient):
+class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInToolSettings, CostTracking,
+                              UnifiedResponseClient):
     """A Responses API client returning ``UnifiedResponse`` (``ModelClientV2`` and ``ModelClient``).
 
     Args:
@@ -105,8 +106,6 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
         **kwargs: other ``openai.OpenAI`` settings (``max_retries``, ``default_headers``, ...).
     """
 
-    RESPONSE_USAGE_KEYS: ClassVar[list[str]] = ["prompt_tokens", "completion_tokens", "total_tokens", "cost", "model"]
-
     def __init__(
         self,
         api_key: Union[str, None] = None,
@@ -117,43 +116,16 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
         allowed_paths: Union[list[str], None] = None,
         **kwargs: Any,
     ) -> None:
-        self.client = build_sdk_client(api_key, base_url, timeout, kwargs)
-        self._default_response_format = response_format
+        super().__init__(api_key, base_url, timeout, response_format, **kwargs)
         self._workspace_dir = workspace_dir or os.getcwd()
         self._allowed_paths = allowed_paths or ["**"]
         self._init_tool_settings()
         self._init_costs()
         self._init_conversation()
-        self.base_url = str(self.client.base_url)
-        self.max_retries = int(self.client.max_retries)
-        self.secrets = [api_key] if isinstance(api_key, str) and api_key else []
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(base_url={self.base_url!r})"
-
-    # ----------------------------------------------------------------- request
-    def create(self, params: dict[str, Any]) -> UnifiedResponse:  # type: ignore[override]
-        """Send a Responses API request and return the answer as a ``UnifiedResponse``.
-
-        Args:
-            params: ``model``; ``messages`` (chat messages) or ``input`` (Responses API items);
-                ``tools`` / ``tool_choice`` in chat or Responses form; ``built_in_tools``
-                (``["web_search", "image_generation"]``) with ``web_search_config`` /
-                ``image_generation_config``; ``response_format``; ``previous_response_id``; other
-                settings (``temperature``, ``max_tokens``, ``reasoning_effort``, ``verbosity``, ...).
-
-        Raises:
-            TypeError: the request names no ``model``.
-            ValueError: it has neither ``messages`` nor ``input``, or a message the API has no form for.
-            NotImplementedError: ``built_in_tools`` names a tool that runs on this machine (apply_patch, shell).
-        """
-        answer = self._send(params)
-        return self._to_unified(answer, str(params["model"]))
 
     # ----------------------------------------------------------------- answer
-    def _to_unified(self, answer: Any, model: str) -> UnifiedResponse:
-        output_format = self.image_output_params.get("output_format") or "png"
-        blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], output_format)
+    def _answer(self, answer: Any, model: str) -> UnifiedResponse:
+        blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], self._image_output_format())
         parsed = getattr(answer, "output_parsed", None)
         if parsed is not None:
             as_dict = parsed.model_dump() if hasattr(parsed, "model_dump") else parsed if isinstance(parsed, dict) else None
@@ -190,11 +162,7 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
     def get_usage(response: UnifiedResponse) -> dict[str, Any]:  # type: ignore[override]
         """The classic usage keys, plus ``token_cost``, ``image_cost`` (and ``reasoning_tokens`` when any)."""
         usage = {
-            "prompt_tokens": response.usage.get("prompt_tokens", 0),
-            "completion_tokens": response.usage.get("completion_tokens", 0),
-            "total_tokens": response.usage.get("total_tokens", 0),
-            "cost": response.cost or 0.0,
-            "model": response.model,
+            **UnifiedResponseClient.get_usage(response),
             "token_cost": response.usage.get("token_cost", 0.0),
             "image_cost": response.usage.get("image_cost", 0.0),
         }

@@ -1,40 +1,11 @@
-"""The provider-independent answer: content blocks, ``UnifiedMessage`` and ``UnifiedResponse``."""
+"""The provider-independent answer: content blocks, ``UnifiedMessage`` and ``UnifiedResponse``.
 
-from .content_blocks import (
-    AudioContent,
-    BaseContent,
-    CitationContent,
-    ContentBlock,
-    ContentParser,
-    ContentType,
-    GenericContent,
-    ImageContent,
-    ReasoningContent,
-    TextContent,
-    ToolCallContent,
-    ToolResultContent,
-    VideoContent,
-)
-from .unified_message import UnifiedMessage, UserRoleEnum, UserRoleType, normalize_role
-from .unified_response import UnifiedResponse
+A face over its three modules: each name is theirs, and this package exports exactly what they do.
+"""
 
-__all__ = [
-    "AudioContent",
-    "BaseContent",
-    "CitationContent",
-    "ContentBlock",
-    "ContentParser",
-    "ContentType",
-    "GenericContent",
-    "ImageContent",
-    "ReasoningContent",
-    "TextContent",
-    "ToolCallContent",
-    "ToolResultContent",
-    "UnifiedMessage",
-    "UnifiedResponse",
-    "UserRoleEnum",
-    "UserRoleType",
-    "VideoContent",
-    "normalize_role",
-]
+from . import content_blocks, unified_message, unified_response
+from .content_blocks import *  # noqa: F403
+from .unified_message import *  # noqa: F403
+from .unified_response import *  # noqa: F403
+
+__all__ = sorted({*content_blocks.__all__, *unified_message.__all__, *unified_response.__all__})

@@ -31,8 +31,9 @@ LOCAL_KEYS = ("workspace_dir", "allowed_paths", "allowed_commands", "denied_comm
 class ResponsesConversation:
     """The conversation state of a Responses API client and the request that continues it.
 
-    The class using it provides ``client`` (an ``openai.OpenAI``), ``_default_response_format`` and the
-    built-in tool settings (``BuiltInToolSettings``), and calls ``_init_conversation()`` when built.
+    The class using it provides ``client`` (an ``openai.OpenAI``), ``_default_response_format``, the
+    built-in tool settings (``BuiltInToolSettings``) and ``_answer`` (what ``create`` returns), and
+    calls ``_init_conversation()`` when built.
     """
 
     client: Any
@@ -66,14 +67,30 @@ class ResponsesConversation:
             return messages, None
         return messages[len(sent) + 1 :], previous
 
-    def _send(self, params: dict[str, Any]) -> Any:
-        """Send ``params`` (chat-style settings, see the clients' ``create``) and return the SDK's ``Response``.
+    def create(self, params: dict[str, Any]) -> Any:
+        """Send a Responses API request and return the answer: the SDK's ``Response``
+        (``OpenAIResponsesClient``) or a ``UnifiedResponse`` (``OpenAIResponsesV2Client``).
+
+        Args:
+            params: ``model``; ``messages`` (chat messages, converted to ``input`` items) or ``input``
+                (Responses API items); ``tools`` / ``tool_choice`` in chat or Responses form; ``built_in_tools``
+                (``["web_search", "image_generation"]``) with ``web_search_config`` /
+                ``image_generation_config``; ``response_format``; ``previous_response_id``; other
+                settings (``temperature``, ``max_tokens``, ``reasoning_effort``, ``verbosity``, ...).
 
         Raises:
             TypeError: the request names no ``model``, or ``messages`` is not a list.
             ValueError: it has neither ``messages`` nor ``input``, or a message the API has no form for.
             NotImplementedError: ``built_in_tools`` names a tool that runs on this machine (apply_patch, shell).
         """
+        return self._answer(self._send(params), str(params["model"]))
+
+    def _answer(self, answer: Any, model: str) -> Any:
+        """What ``create`` returns for the SDK's ``answer`` to a request for ``model``."""
+        raise NotImplementedError
+
+    def _send(self, params: dict[str, Any]) -> Any:
+        """Send ``params`` (chat-style settings, see ``create``) and return the SDK's ``Response``."""
         name = type(self).__name__
         params = dict(params)
         require_model(params, name)

@@ -13,7 +13,8 @@ import json
 import logging
 from typing import Any, Union
 
-from .._sdk import parts_text
+from ...types import content_part_type, content_str
+from .tool_settings import IMAGE_SETTINGS
 
 __all__ = ["convert_settings", "messages_to_input", "text_format_of"]
 
@@ -21,11 +22,34 @@ logger = logging.getLogger("autogen_classic.llm_clients")
 
 _TEXT_PARTS = ("text", "input_text", "output_text")
 _IMAGE_PARTS = ("image_url", "input_image", "image")
-_IMAGE_SETTINGS = ("quality", "size", "background", "output_format", "output_compression")
 # Parts an answer of this package may carry back in a chat history (blocks of a previous answer):
 # the model produced them, so they are not sent again.
 _ANSWER_PARTS = ("parsed", "refusal", "reasoning", "tool_call", "file_citation", "web_search", "web_search_result")
 _ROLES = ("user", "assistant", "system", "developer")
+
+
+def parts_text(content: Union[str, list[Any], None]) -> str:
+    """The text of a message ``content`` for a Responses input: a string, None (``""``) or parts, joined with nothing
+    (text, ``input_text`` and ``output_text`` as they are, images as ``<image>``). Other than the join and
+    the part types, it reads ``content`` as ``content_str`` does, whose checks it shares.
+
+    Raises:
+        TypeError: ``content`` is of another type, or a list item is not a dict.
+        InvalidArgumentError: a part has no ``type``.
+        ValueError: a part's ``type`` is neither text nor an image.
+    """
+    if not isinstance(content, list):
+        return content_str(content)  # None, a string, or refused
+    return "".join(_input_part_text(item) for item in content)
+
+
+def _input_part_text(item: Any) -> str:
+    kind = content_part_type(item)
+    if kind in _TEXT_PARTS:
+        return item.get("text") or ""  # type: ignore[no-any-return]
+    if kind in ("image_url", "input_image"):
+        return "<image>"
+    raise ValueError(f"Wrong content format: unknown type {kind} within the content")
 
 
 def _image_url(part: dict[str, Any]) -> Union[str, None]:
@@ -60,7 +84,7 @@ def _parts(content: list[Any], role: str, where: str, image_params: dict[str, An
                 image["detail"] = detail
             parts.append(image)
         elif kind == "image_params":
-            image_params.update({k: v for k, v in (part.get("image_params") or {}).items() if k in _IMAGE_SETTINGS})
+            image_params.update({k: v for k, v in (part.get("image_params") or {}).items() if k in IMAGE_SETTINGS})
         elif kind == "citation":
             snippet = f": {part['snippet']}" if part.get("snippet") else ""
             parts.append({"type": text_type, "text": f"[{part.get('title') or part.get('url')}]({part.get('url')}){snippet}"})

@@ -15,7 +15,7 @@ from typing import Any, Union
 from ..models import CitationContent, GenericContent, ImageContent, ReasoningContent, TextContent, ToolCallContent
 from .pricing import calculate_image_cost
 
-__all__ = ["output_blocks", "usage_of"]
+__all__ = ["item_dict", "output_blocks", "usage_of"]
 
 logger = logging.getLogger("autogen_classic.llm_clients")
 
@@ -23,7 +23,8 @@ _DEFAULT_IMAGE_SIZE = "1024x1536"
 _DEFAULT_IMAGE_QUALITY = "high"
 
 
-def _as_dict(item: Any) -> Union[dict[str, Any], None]:
+def item_dict(item: Any) -> Union[dict[str, Any], None]:
+    """An output item (or usage) of a Responses API answer as a dict: the SDK's models dumped, dicts as they are."""
     if hasattr(item, "model_dump"):
         return item.model_dump()
     return item if isinstance(item, dict) else None
@@ -97,7 +98,7 @@ def output_blocks(output: list[Any], output_format: str) -> tuple[list[Any], flo
     blocks: list[Any] = []
     image_cost = 0.0
     for raw in output or []:
-        item = _as_dict(raw)
+        item = item_dict(raw)
         if item is None:
             logger.debug("Output item of unknown kind left out: %r", type(raw))
             continue
@@ -140,7 +141,7 @@ def output_blocks(output: list[Any], output_format: str) -> tuple[list[Any], flo
 
 def usage_of(response: Any) -> dict[str, Union[int, float]]:
     """``prompt_tokens``, ``completion_tokens``, ``total_tokens`` (and ``reasoning_tokens`` when any)."""
-    data = _as_dict(getattr(response, "usage", None)) or {}
+    data = item_dict(getattr(response, "usage", None)) or {}
     if not data:
         return {}
     usage: dict[str, Union[int, float]] = {

@@ -17,6 +17,7 @@ from typing import Any, Union
 __all__ = [
     "ApplyPatchCallOutput",
     "BuiltInToolSettings",
+    "IMAGE_SETTINGS",
     "ShellCallOutcome",
     "ShellCallOutput",
     "ShellCommandOutput",
@@ -27,6 +28,8 @@ _QUALITIES = ["low", "medium", "high", "standard", "hd"]
 _BACKGROUNDS = ["white", "black", "transparent"]
 _FORMATS = ["png", "jpg", "jpeg", "webp"]
 _CONTEXT_SIZES = ["low", "medium", "high"]
+# The settings of the image_generation tool, in the order the tool is sent with them.
+IMAGE_SETTINGS = ("quality", "size", "background", "output_format", "output_compression")
 _LOCAL_TOOLS = ("apply_patch", "apply_patch_async", "shell")
 KNOWN_BUILT_IN_TOOLS = ("web_search", "image_generation", *_LOCAL_TOOLS)
 
@@ -174,10 +177,14 @@ class BuiltInToolSettings:
         if dangerous_patterns is not None:
             self._shell_dangerous_patterns = dangerous_patterns
 
+    def _image_output_format(self) -> str:
+        """The format generated images come in (``png`` unless set)."""
+        return str(self.image_output_params.get("output_format") or "png")
+
     def _image_tool(self, overrides: Union[dict[str, Any], None], from_messages: dict[str, Any]) -> dict[str, Any]:
         settings = {**self.image_output_params, **from_messages, **(overrides or {})}
         tool: dict[str, Any] = {"type": "image_generation"}
-        for name in ("quality", "size", "background", "output_format", "output_compression"):
+        for name in IMAGE_SETTINGS:
             if settings.get(name) is not None:
                 tool[name] = settings[name]
         return tool
