@@ -123,6 +123,10 @@ class OpenAIResponsesV2Client(ResponseAccessors, ResponsesConversation, BuiltInT
         self._init_costs()
         self._init_conversation()
 
+    def create(self, params: dict[str, Any]) -> UnifiedResponse:  # type: ignore[override]
+        """Send a Responses API request and return the answer as a ``UnifiedResponse`` (see ``ResponsesConversation.create``)."""
+        return super().create(params)  # type: ignore[no-any-return]
+
     # ----------------------------------------------------------------- answer
     def _answer(self, answer: Any, model: str) -> UnifiedResponse:
         blocks, image_cost = output_blocks(getattr(answer, "output", None) or [], self._image_output_format())
