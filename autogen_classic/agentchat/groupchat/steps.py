@@ -16,7 +16,16 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, TypeVar, Union
 
-__all__ = ["CheckTermination", "GenerateReply", "SelectSpeaker", "Send", "Step", "a_run_steps", "run_steps"]
+__all__ = [
+    "CheckTermination",
+    "GenerateReply",
+    "RunToolCall",
+    "SelectSpeaker",
+    "Send",
+    "Step",
+    "a_run_steps",
+    "run_steps",
+]
 
 T = TypeVar("T")
 
@@ -85,7 +94,21 @@ class CheckTermination:
         return await self.condition.a_check(self.messages, self.context)
 
 
-Step = Union[Send, SelectSpeaker, GenerateReply, CheckTermination]
+@dataclass
+class RunToolCall:
+    """``executor`` runs the tool call of ``call_message`` (a message with one tool call); returns its reply."""
+
+    executor: Any
+    call_message: dict[str, Any]
+
+    def run(self) -> Any:
+        return self.executor.generate_tool_calls_reply([self.call_message])[1]
+
+    async def a_run(self) -> Any:
+        return (await self.executor.a_generate_tool_calls_reply([self.call_message]))[1]
+
+
+Step = Union[Send, SelectSpeaker, GenerateReply, CheckTermination, RunToolCall]
 
 
 class _Driving:
