@@ -227,13 +227,12 @@ class GroupChat(ClassicSelectionHooks):
                 "select_speaker_auto_llm_config must be None, False or an llm_config dict (with a 'config_list'), "
                 f"got {type(self.select_speaker_auto_llm_config).__name__}."
             )
-        _check_switch(
-            "select_speaker_structured_output", self.select_speaker_structured_output,
-            "use it when every endpoint declares 'structured_output'",
-        )
+        _check_switch("select_speaker_structured_output", self.select_speaker_structured_output,
+                      "use it when every endpoint declares 'structured_output'")
         _check_switch("select_speaker_auto_addressed", self.select_speaker_auto_addressed,
                       "on together with structured selection")
-        _check_switch("select_speaker_auto_role_match", self.select_speaker_auto_role_match, "on for the embedded model")
+        _check_switch("select_speaker_auto_role_match", self.select_speaker_auto_role_match,
+                      "on for the embedded model")
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
         self.termination = validate_termination(self.termination, "GroupChat termination")
         if self.manual_selection_view not in ("classic", "rich"):

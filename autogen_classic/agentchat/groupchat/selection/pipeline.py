@@ -317,12 +317,10 @@ def _failed(record: SelectionRecord, error: BaseException, selector: Any = None)
 
 
 @contextmanager
-def _recording(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Iterator[SelectionRecord]:
-    """The record of one selection, added to the log; an error raised while selecting is recorded and announced
-    before it goes on."""
-    record = _start(groupchat, last_speaker)
+def _failures_recorded(record: SelectionRecord, selector: Any) -> Iterator[None]:
+    """An error raised while selecting is recorded (and announced) in ``record`` before it goes on."""
     try:
-        yield record
+        yield
     except BaseException as error:
         _failed(record, error, selector)
         raise
@@ -340,7 +338,8 @@ def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) ->
     Raises:
         NoEligibleSpeaker: when no agent may speak next; the message gives the reason.
     """
-    with _recording(groupchat, last_speaker, selector) as record:
+    record = _start(groupchat, last_speaker)
+    with _failures_recorded(record, selector):
         planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
             planned = planned.chose(planned.run(groupchat, last_speaker, selector, record), record)
@@ -354,7 +353,8 @@ def _asks_the_keyboard(groupchat: GroupState) -> bool:
 
 async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """(async) Choose the speaker after ``last_speaker``; see :func:`select_speaker`."""
-    with _recording(groupchat, last_speaker, selector) as record:
+    record = _start(groupchat, last_speaker)
+    with _failures_recorded(record, selector):
         if _asks_the_keyboard(groupchat):
             # The console prompt waits for its answer on a worker thread (with this task's context, so the
             # same default stream), so that the loop goes on: a run's consumer may answer on this very loop.
@@ -374,11 +374,8 @@ def _plan_auto(
     record = _start(groupchat, last_speaker)
     record.method = "auto"
     candidates = list(groupchat.agents if agents is None else agents)
-    try:
+    with _failures_recorded(record, selector):
         planned = _auto_job(groupchat, last_speaker, selector, candidates, record, "")
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
     if isinstance(planned, _AutoJob) and messages is not None:
         planned.messages = _model_view(messages)
     return record, planned
@@ -404,13 +401,10 @@ def auto_select_speaker(
         agents: the candidates (default: every agent of the group).
     """
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
-    try:
+    with _failures_recorded(record, selector):
         if isinstance(planned, _AutoJob):
             planned = planned.run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
 
 
 async def a_auto_select_speaker(
@@ -422,10 +416,7 @@ async def a_auto_select_speaker(
 ) -> Agent:
     """(async) Run only the "auto" method; see :func:`auto_select_speaker`."""
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
-    try:
+    with _failures_recorded(record, selector):
         if isinstance(planned, _AutoJob):
             planned = await planned.a_run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
