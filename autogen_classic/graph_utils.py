@@ -96,6 +96,22 @@ def _labels(objs: Iterable[Any]) -> list[str]:
     return [_label(o) for o in objs]
 
 
+def _check_is_dict(graph: Any, name: str) -> None:
+    """ValueError unless the graph (the argument ``name``) is a dict."""
+    if not isinstance(graph, dict):
+        raise ValueError(f"{name} must be a dictionary (agent -> list of agents), got {type(graph).__name__}.")
+
+
+def _check_keys(graph: dict, agents: list[Agent], name: str) -> None:
+    """ValueError unless every key of the graph (the argument ``name``) is one of ``agents``."""
+    unknown_keys = [k for k in graph if k not in agents]
+    if unknown_keys:
+        raise ValueError(
+            f"{name} has keys not in agents: {_labels(unknown_keys)}. "
+            f"Every key must be one of the group chat's agents {_labels(agents)}."
+        )
+
+
 def _target(item: Any) -> Any:
     return item.target if isinstance(item, ConditionalEdge) else item
 
@@ -228,11 +244,7 @@ def check_graph_validity(allowed_speaker_transitions_dict: dict, agents: list[Ag
         - agents in the graph but not in ``agents``, or in ``agents`` but not in the graph;
         - an agent listed more than once in one value.
     """
-    if not isinstance(allowed_speaker_transitions_dict, dict):
-        raise ValueError(
-            "allowed_speaker_transitions_dict must be a dictionary "
-            f"(agent -> list of agents), got {type(allowed_speaker_transitions_dict).__name__}."
-        )
+    _check_is_dict(allowed_speaker_transitions_dict, "allowed_speaker_transitions_dict")
 
     not_lists = [k for k, v in allowed_speaker_transitions_dict.items() if not isinstance(v, list)]
     if not_lists:
@@ -241,12 +253,7 @@ def check_graph_validity(allowed_speaker_transitions_dict: dict, agents: list[Ag
             f"the values for {_labels(not_lists)} are not lists."
         )
 
-    unknown_keys = [k for k in allowed_speaker_transitions_dict if k not in agents]
-    if unknown_keys:
-        raise ValueError(
-            f"allowed_speaker_transitions_dict has keys not in agents: {_labels(unknown_keys)}. "
-            f"Every key must be one of the group chat's agents {_labels(agents)}."
-        )
+    _check_keys(allowed_speaker_transitions_dict, agents, "allowed_speaker_transitions_dict")
 
     bad_values = [
         (k, v)
@@ -304,17 +311,8 @@ def invert_disallowed_to_allowed(disallowed_speaker_transitions_dict: dict, agen
         ValueError: if the dict is not a dict of lists, a key is not one of ``agents``, or a
             conditional edge is malformed (the error names the edge).
     """
-    if not isinstance(disallowed_speaker_transitions_dict, dict):
-        raise ValueError(
-            "disallowed_speaker_transitions_dict must be a dictionary "
-            f"(agent -> list of agents), got {type(disallowed_speaker_transitions_dict).__name__}."
-        )
-    unknown_keys = [k for k in disallowed_speaker_transitions_dict if k not in agents]
-    if unknown_keys:
-        raise ValueError(
-            f"disallowed_speaker_transitions_dict has keys not in agents: {_labels(unknown_keys)}. "
-            f"Every key must be one of the group chat's agents {_labels(agents)}."
-        )
+    _check_is_dict(disallowed_speaker_transitions_dict, "disallowed_speaker_transitions_dict")
+    _check_keys(disallowed_speaker_transitions_dict, agents, "disallowed_speaker_transitions_dict")
     allowed = {agent: list(agents) for agent in agents}
     for key, forbidden in disallowed_speaker_transitions_dict.items():
         if not isinstance(forbidden, (list, tuple, set)):

@@ -57,6 +57,12 @@ logger = logging.getLogger("autogen_classic.agentchat.groupchat")
 SpeakerSelectionMethod = Literal["auto", "manual", "random", "round_robin"] | Callable[..., Any]
 
 
+def _check_switch(name: str, value: Any, none_means: str) -> None:
+    """A TypeError unless ``value`` is None (``none_means``: what the chat then decides), True or False."""
+    if not (value is None or isinstance(value, bool)):
+        raise TypeError(f"{name} must be None ({none_means}), True or False, got {type(value).__name__}.")
+
+
 @dataclass
 class GroupChat(ClassicSelectionHooks):
     """(In preview) A group chat: participating agents, their shared messages and how the next speaker is chosen.
@@ -221,22 +227,12 @@ class GroupChat(ClassicSelectionHooks):
                 "select_speaker_auto_llm_config must be None, False or an llm_config dict (with a 'config_list'), "
                 f"got {type(self.select_speaker_auto_llm_config).__name__}."
             )
-        if not (self.select_speaker_structured_output is None or isinstance(self.select_speaker_structured_output, bool)):
-            raise TypeError(
-                "select_speaker_structured_output must be None (use it when every endpoint declares "
-                "'structured_output'), True or False, "
-                f"got {type(self.select_speaker_structured_output).__name__}."
-            )
-        if not (self.select_speaker_auto_addressed is None or isinstance(self.select_speaker_auto_addressed, bool)):
-            raise TypeError(
-                "select_speaker_auto_addressed must be None (on together with structured selection), True or False, "
-                f"got {type(self.select_speaker_auto_addressed).__name__}."
-            )
-        if not (self.select_speaker_auto_role_match is None or isinstance(self.select_speaker_auto_role_match, bool)):
-            raise TypeError(
-                "select_speaker_auto_role_match must be None (on for the embedded model), True or False, "
-                f"got {type(self.select_speaker_auto_role_match).__name__}."
-            )
+        _check_switch("select_speaker_structured_output", self.select_speaker_structured_output,
+                      "use it when every endpoint declares 'structured_output'")
+        _check_switch("select_speaker_auto_addressed", self.select_speaker_auto_addressed,
+                      "on together with structured selection")
+        _check_switch("select_speaker_auto_role_match", self.select_speaker_auto_role_match,
+                      "on for the embedded model")
         self.eligibility_policies = validate_eligibility_policies(self.eligibility_policies)
         self.termination = validate_termination(self.termination, "GroupChat termination")
         if self.manual_selection_view not in ("classic", "rich"):

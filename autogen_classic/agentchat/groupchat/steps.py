@@ -16,7 +16,16 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, TypeVar, Union
 
-__all__ = ["CheckTermination", "GenerateReply", "SelectSpeaker", "Send", "Step", "a_run_steps", "run_steps"]
+__all__ = [
+    "CheckTermination",
+    "GenerateReply",
+    "RunToolCall",
+    "SelectSpeaker",
+    "Send",
+    "Step",
+    "a_run_steps",
+    "run_steps",
+]
 
 T = TypeVar("T")
 
@@ -85,40 +94,67 @@ class CheckTermination:
         return await self.condition.a_check(self.messages, self.context)
 
 
-Step = Union[Send, SelectSpeaker, GenerateReply, CheckTermination]
+@dataclass
+class RunToolCall:
+    """``executor`` runs the tool call of ``call_message`` (a message with one tool call); returns its reply."""
+
+    executor: Any
+    call_message: dict[str, Any]
+
+    def run(self) -> Any:
+        return self.executor.generate_tool_calls_reply([self.call_message])[1]
+
+    async def a_run(self) -> Any:
+        return (await self.executor.a_generate_tool_calls_reply([self.call_message]))[1]
+
+
+Step = Union[Send, SelectSpeaker, GenerateReply, CheckTermination, RunToolCall]
+
+
+class _Driving:
+    """A round being driven: the last step's outcome goes in, the next step comes out. Both drivers use it, so
+    a round is advanced and ended one way; they differ only in how a step is run."""
+
+    def __init__(self, steps: Generator[Step, Any, Any]) -> None:
+        self._steps = steps
+        self._outcome: tuple[Any, Optional[BaseException]] = (None, None)
+        self.value: Any = None  # what the round returned, once it is over
+
+    def next_step(self) -> Optional[Step]:
+        """The next step (the last one's error is thrown in at its ``yield``); None once the round is over."""
+        result, error = self._outcome
+        try:
+            return self._steps.send(result) if error is None else self._steps.throw(error)
+        except StopIteration as stop:
+            self.value = stop.value
+            return None
+
+    def step_done(self, result: Any = None, error: Optional[BaseException] = None) -> None:
+        """What the step gave, or raised."""
+        self._outcome = (result, error)
 
 
 def run_steps(steps: Generator[Step, Any, T]) -> T:
     """Run a generator of steps with the sync agent API and return its result."""
-    result: Any = None
-    error: Optional[BaseException] = None
-    while True:
+    driving = _Driving(steps)
+    while (step := driving.next_step()) is not None:
         try:
-            step = steps.send(result) if error is None else steps.throw(error)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        result, error = None, None
-        try:
-            result = step.run()
+            driving.step_done(step.run())
         except BaseException as e:  # noqa: BLE001 - handed to the round, which re-raises what it does not handle
-            error = e
+            driving.step_done(error=e)
+    return driving.value  # type: ignore[no-any-return]
 
 
 async def a_run_steps(steps: Generator[Step, Any, T]) -> T:
     """Run a generator of steps with the async agent API and return its result."""
-    result: Any = None
-    error: Optional[BaseException] = None
-    while True:
-        try:
-            step = steps.send(result) if error is None else steps.throw(error)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        result, error = None, None
+    driving = _Driving(steps)
+    while (step := driving.next_step()) is not None:
         if isinstance(step, SelectSpeaker):
             # Once a round, let other tasks run (a stream's consumer, other chats of a study): agents
             # that answer without awaiting anything would otherwise keep the event loop to themselves.
             await asyncio.sleep(0)
         try:
-            result = await step.a_run()
+            driving.step_done(await step.a_run())
         except BaseException as e:  # noqa: BLE001 - see run_steps
-            error = e
+            driving.step_done(error=e)
+    return driving.value  # type: ignore[no-any-return]

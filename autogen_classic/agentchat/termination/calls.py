@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, Optional
 
 from .base import StopMessage, TerminationCondition, TerminationContext
@@ -45,6 +46,18 @@ class _CallIndex:
             return result.name, self._legacy.get(result.name)
         return None, None
 
+    def results(
+        self, messages: list[dict[str, Any]], context: Optional[TerminationContext]
+    ) -> Iterator[tuple[ToolResult, Optional[str], Optional[str], Optional[str]]]:
+        """Each tool result of ``messages`` as (result, function name, caller, the message's sender), learning the
+        calls of the messages on the way (a result may answer a call of the same batch)."""
+        for position, message in enumerate(messages):
+            speaker = message_source(message, context, position == len(messages) - 1)
+            self.learn(message, speaker)
+            for result in tool_results(message):
+                function, caller = self.resolve(result, context)
+                yield result, function, caller, speaker
+
 
 class FunctionCallTermination(TerminationCondition):
     """Fires when the result of a call to ``function_name`` appears: a ``role: "function"`` message with that
@@ -70,16 +83,12 @@ class FunctionCallTermination(TerminationCondition):
         self._index.clear()
 
     def _evaluate(self, messages: list[dict[str, Any]], context: Optional[TerminationContext]) -> Optional[StopMessage]:
-        for position, message in enumerate(messages):
-            speaker = message_source(message, context, position == len(messages) - 1)
-            self._index.learn(message, speaker)
-            for result in tool_results(message):
-                name, caller = self._index.resolve(result, context)
-                if name == self.function_name:
-                    return StopMessage(content=f"Function '{self.function_name}' was executed.",
-                                       source=type(self).__name__,
-                                       details={"function_name": self.function_name, "call_id": result.call_id,
-                                                "caller": caller, "speaker": speaker})
+        for result, name, caller, speaker in self._index.results(messages, context):
+            if name == self.function_name:
+                return StopMessage(content=f"Function '{self.function_name}' was executed.",
+                                   source=type(self).__name__,
+                                   details={"function_name": self.function_name, "call_id": result.call_id,
+                                            "caller": caller, "speaker": speaker})
         return None
 
 
@@ -133,13 +142,9 @@ class HandoffTermination(TerminationCondition):
                            details={"target": self.target, "speaker": speaker, "via": via, "form": form})
 
     def _evaluate(self, messages: list[dict[str, Any]], context: Optional[TerminationContext]) -> Optional[StopMessage]:
-        for position, message in enumerate(messages):
-            speaker = message_source(message, context, position == len(messages) - 1)
-            self._index.learn(message, speaker)
-            for result in tool_results(message):
-                function, caller = self._index.resolve(result, context)
-                if self._hands_off(result, function):
-                    return self._fired(caller or speaker, function, "tool_result")
+        for result, function, caller, speaker in self._index.results(messages, context):
+            if self._hands_off(result, function):
+                return self._fired(caller or speaker, function, "tool_result")
         if context is not None and context.handoff == self.target:
             return self._fired(context.speaker, None, "context")
         return None

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Optional, Union
 
 from .base import StopMessage, TerminationCondition, TerminationContext
@@ -37,6 +37,17 @@ def _sources_arg(sources: Optional[tuple[str, ...]]) -> str:
     return "" if sources is None else f", sources={list(sources)!r}"
 
 
+def _sent_by(
+    messages: list[dict[str, Any]], context: Optional[TerminationContext], sources: Optional[tuple[str, ...]]
+) -> Iterator[tuple[Optional[str], dict[str, Any]]]:
+    """Each message sent by one of ``sources`` (None: by anyone), with its sender (the newest message's may be
+    the context's speaker)."""
+    for index, message in enumerate(messages):
+        speaker = message_source(message, context, index == len(messages) - 1)
+        if sources is None or speaker in sources:
+            yield speaker, message
+
+
 class TextMentionTermination(TerminationCondition):
     """Fires when a message's content mentions ``text`` (content as a str or a list of text parts).
 
@@ -58,10 +69,7 @@ class TextMentionTermination(TerminationCondition):
         return f"{self.text!r}{_sources_arg(self.sources)}"
 
     def _evaluate(self, messages: list[dict[str, Any]], context: Optional[TerminationContext]) -> Optional[StopMessage]:
-        for index, message in enumerate(messages):
-            speaker = message_source(message, context, index == len(messages) - 1)
-            if self.sources is not None and speaker not in self.sources:
-                continue
+        for speaker, message in _sent_by(messages, context, self.sources):
             if self.text in message_text(message):
                 return StopMessage(content=f"Text '{self.text}' mentioned", source=type(self).__name__,
                                    details={"text": self.text, "speaker": speaker})
@@ -102,10 +110,7 @@ class RegexTermination(TerminationCondition):
         return f"{self.pattern.pattern!r}{_sources_arg(self.sources)}"
 
     def _evaluate(self, messages: list[dict[str, Any]], context: Optional[TerminationContext]) -> Optional[StopMessage]:
-        for index, message in enumerate(messages):
-            speaker = message_source(message, context, index == len(messages) - 1)
-            if self.sources is not None and speaker not in self.sources:
-                continue
+        for speaker, message in _sent_by(messages, context, self.sources):
             match = self.pattern.search(message_text(message))
             if match is not None:
                 return StopMessage(content=f"Pattern '{self.pattern.pattern}' matched", source=type(self).__name__,
@@ -130,9 +135,7 @@ class SourceMatchTermination(TerminationCondition):
         return repr(list(self.sources or ()))
 
     def _evaluate(self, messages: list[dict[str, Any]], context: Optional[TerminationContext]) -> Optional[StopMessage]:
-        for index, message in enumerate(messages):
-            speaker = message_source(message, context, index == len(messages) - 1)
-            if speaker is not None and speaker in (self.sources or ()):
-                return StopMessage(content=f"'{speaker}' answered", source=type(self).__name__,
-                                   details={"speaker": speaker})
+        for speaker, _ in _sent_by(messages, context, self.sources or ()):  # the first message from a source
+            return StopMessage(content=f"'{speaker}' answered", source=type(self).__name__,
+                               details={"speaker": speaker})
         return None

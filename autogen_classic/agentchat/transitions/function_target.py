@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ..agent import Agent
 from .context_variables import ContextVariables
 from .speaker_selection_result import SpeakerSelectionResult
-from .target_base import TransitionTarget, describe, must_be_target
+from .target_base import TransitionTarget, UnwrappedTarget, describe, must_be_target
 from .targets import AgentNameTarget, AgentTarget, RevertToUserTarget, StayTarget
 
 if TYPE_CHECKING:
@@ -150,7 +150,7 @@ def validate_fn_sig(incoming_fn: Callable[..., FunctionTargetResult], extra_args
         )
 
 
-class FunctionTarget(TransitionTarget):
+class FunctionTarget(UnwrappedTarget):
     """A target decided by calling ``fn(last_message, context_variables, **extra_args)``, which returns a
     ``FunctionTargetResult`` (the next target, and optionally messages and context variables).
 
@@ -213,10 +213,6 @@ class FunctionTarget(TransitionTarget):
     def __str__(self) -> str:
         return f"Transfer to tool {self.fn_name}"
 
-    def needs_agent_wrapper(self) -> bool:
-        """False: the function runs inline."""
-        return False
-
     def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
+        """Not needed (the function runs inline): raises NotImplementedError."""
         raise NotImplementedError("FunctionTarget is executed inline and needs no wrapper")

@@ -12,7 +12,14 @@ if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
     from ..groupchat import GroupChat
 
-__all__ = ["__AGENT_WRAPPER_PREFIX__", "ChatWrappedTarget", "TransitionTarget", "describe", "must_be_target"]
+__all__ = [
+    "__AGENT_WRAPPER_PREFIX__",
+    "ChatWrappedTarget",
+    "TransitionTarget",
+    "UnwrappedTarget",
+    "describe",
+    "must_be_target",
+]
 
 # The names of the agents made to wrap a nested chat or a group chat start with this.
 __AGENT_WRAPPER_PREFIX__ = "wrapped_"
@@ -94,6 +101,23 @@ class TransitionTarget(BaseModel):
             if callable(set_next_target):
                 set_next_target(self)
                 return
+
+
+class UnwrappedTarget(TransitionTarget):
+    """A target the group chat takes as it is (an agent, the user, the end ...): :meth:`resolve` gives the
+    speaker selection result and no agent is made for it."""
+
+    def can_resolve_for_speaker_selection(self) -> bool:
+        """True: :meth:`resolve` gives the speaker selection result."""
+        return True
+
+    def needs_agent_wrapper(self) -> bool:
+        """False: no agent is made for the target."""
+        return False
+
+    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
+        """Not needed: raises NotImplementedError."""
+        raise NotImplementedError(f"{type(self).__name__} does not require wrapping in an agent.")
 
 
 class ChatWrappedTarget(TransitionTarget):

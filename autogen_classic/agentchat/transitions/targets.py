@@ -4,11 +4,11 @@ agent, is the group chat's: ``groupchat.handoffs.nested_chat_target``)."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ...exception_utils import InvalidAttributeTypeError
 from .speaker_selection_result import SpeakerSelectionResult
-from .target_base import TransitionTarget, describe
+from .target_base import UnwrappedTarget, describe
 
 if TYPE_CHECKING:
     from ..conversable_agent import ConversableAgent
@@ -35,18 +35,21 @@ def _agent_name(agent: Any, where: str) -> str:
     return name
 
 
-def _no_wrapper(target: TransitionTarget) -> Any:
-    raise NotImplementedError(f"{type(target).__name__} does not require wrapping in an agent.")
+class _ToAgent(UnwrappedTarget):
+    """What the targets that name the next agent share: the name is shown as it is, after "Transfer to"."""
+
+    def normalized_name(self) -> str:
+        """As :meth:`display_name`."""
+        return self.display_name()
+
+    def __str__(self) -> str:
+        return f"Transfer to {self.display_name()}"
 
 
-class _AgentByName(TransitionTarget):
+class _AgentByName(_ToAgent):
     """What AgentTarget and AgentNameTarget share: the turn goes to the agent named ``agent_name``."""
 
     agent_name: str
-
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True: the target is an agent."""
-        return True
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -57,21 +60,6 @@ class _AgentByName(TransitionTarget):
     def display_name(self) -> str:
         """The agent's name."""
         return f"{self.agent_name}"
-
-    def normalized_name(self) -> str:
-        """The agent's name."""
-        return self.display_name()
-
-    def __str__(self) -> str:
-        return f"Transfer to {self.agent_name}"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False: the target is an agent."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
 
 
 class AgentTarget(_AgentByName):
@@ -104,12 +92,30 @@ class AgentNameTarget(_AgentByName):
         super().__init__(agent_name=agent_name, **data)
 
 
-class TerminateTarget(TransitionTarget):
+class _FixedTarget(UnwrappedTarget):
+    """What the targets with a name of their own share (Terminate, Stay, Revert to User, Ask User): the name
+    is ``_display``; its normalized form lower case, with _ for spaces; ``str(target)`` the name too, unless
+    ``_text`` says otherwise."""
+
+    _display: ClassVar[str]
+    _text: ClassVar[str] = ""
+
+    def display_name(self) -> str:
+        """The target's name, e.g. 'Revert to User'."""
+        return self._display
+
+    def normalized_name(self) -> str:
+        """The name in lower case with _ for spaces, e.g. 'revert_to_user'."""
+        return self._display.lower().replace(" ", "_")
+
+    def __str__(self) -> str:
+        return self._text or self._display
+
+
+class TerminateTarget(_FixedTarget):
     """The chat ends."""
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True."""
-        return True
+    _display: ClassVar[str] = "Terminate"
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -117,32 +123,12 @@ class TerminateTarget(TransitionTarget):
         """The end of the chat."""
         return SpeakerSelectionResult(terminate=True)
 
-    def display_name(self) -> str:
-        """'Terminate'."""
-        return "Terminate"
 
-    def normalized_name(self) -> str:
-        """'terminate'."""
-        return "terminate"
-
-    def __str__(self) -> str:
-        return "Terminate"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
-
-
-class StayTarget(TransitionTarget):
+class StayTarget(_FixedTarget):
     """The current agent speaks again."""
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True."""
-        return True
+    _display: ClassVar[str] = "Stay"
+    _text: ClassVar[str] = "Stay with agent"
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -150,32 +136,11 @@ class StayTarget(TransitionTarget):
         """The current agent."""
         return SpeakerSelectionResult(agent_name=current_agent.name)
 
-    def display_name(self) -> str:
-        """'Stay'."""
-        return "Stay"
 
-    def normalized_name(self) -> str:
-        """'stay'."""
-        return "stay"
-
-    def __str__(self) -> str:
-        return "Stay with agent"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
-
-
-class RevertToUserTarget(TransitionTarget):
+class RevertToUserTarget(_FixedTarget):
     """The chat goes back to the user agent."""
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True."""
-        return True
+    _display: ClassVar[str] = "Revert to User"
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -188,32 +153,11 @@ class RevertToUserTarget(TransitionTarget):
             )
         return SpeakerSelectionResult(agent_name=user_agent.name)
 
-    def display_name(self) -> str:
-        """'Revert to User'."""
-        return "Revert to User"
 
-    def normalized_name(self) -> str:
-        """'revert_to_user'."""
-        return "revert_to_user"
-
-    def __str__(self) -> str:
-        return "Revert to User"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
-
-
-class AskUserTarget(TransitionTarget):
+class AskUserTarget(_FixedTarget):
     """The human picks the next speaker (the "manual" speaker selection)."""
 
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True."""
-        return True
+    _display: ClassVar[str] = "Ask User"
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -221,27 +165,8 @@ class AskUserTarget(TransitionTarget):
         """The "manual" speaker selection method."""
         return SpeakerSelectionResult(speaker_selection_method="manual")
 
-    def display_name(self) -> str:
-        """'Ask User'."""
-        return "Ask User"
 
-    def normalized_name(self) -> str:
-        """'ask_user'."""
-        return "ask_user"
-
-    def __str__(self) -> str:
-        return "Ask User"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]
-
-
-class RandomAgentTarget(TransitionTarget):
+class RandomAgentTarget(_ToAgent):
     """The chat moves to one of these agents, chosen at random (never the current one).
 
     Args:
@@ -255,10 +180,6 @@ class RandomAgentTarget(TransitionTarget):
         if isinstance(agents, (str, bytes)) or not hasattr(agents, "__iter__"):
             raise ValueError(f"RandomAgentTarget takes a list of agents; got {describe(agents)}.")
         super().__init__(agent_names=[_agent_name(agent, "RandomAgentTarget") for agent in agents], **data)
-
-    def can_resolve_for_speaker_selection(self) -> bool:
-        """True."""
-        return True
 
     def resolve(
         self, groupchat: GroupChat, current_agent: ConversableAgent, user_agent: Optional[ConversableAgent]
@@ -278,18 +199,3 @@ class RandomAgentTarget(TransitionTarget):
     def display_name(self) -> str:
         """The chosen agent's name (a placeholder until one is chosen)."""
         return self.nominated_name
-
-    def normalized_name(self) -> str:
-        """As :meth:`display_name`."""
-        return self.display_name()
-
-    def __str__(self) -> str:
-        return f"Transfer to {self.nominated_name}"
-
-    def needs_agent_wrapper(self) -> bool:
-        """False."""
-        return False
-
-    def create_wrapper_agent(self, parent_agent: ConversableAgent, index: int) -> ConversableAgent:
-        """Not needed: raises NotImplementedError."""
-        return _no_wrapper(self)  # type: ignore[no-any-return]

@@ -211,28 +211,23 @@ class SafeguardEnforcer:
 
     def _tool_hook(self, agent_name: str, data: dict[str, Any], direction: str) -> Any:
         tool = str(data.get("name", data.get("tool_name", "")))
-        caller = self._caller_of_tools(agent_name)
-        source, destination = (caller, tool) if direction == "input" else (tool, caller)
-        action = self._check_environment(
-            "tool_interaction", source, destination, data,
-            f"Checking tool interaction: {caller} <-> {tool} ({direction})",
-        )
-        if action is None:
-            return data
-        if action.kind == "block" and direction == "input":
-            return SafeguardBlock(block_notice(action.reason))  # the tool is not run: the notice is its result
-        return action.content
+        return self._interaction_hook("tool_interaction", self._caller_of_tools(agent_name), tool, data, direction)
 
     def _llm_hook(self, agent_name: str, data: Any, direction: str) -> Any:
-        source, destination = (agent_name, "llm") if direction == "input" else ("llm", agent_name)
+        return self._interaction_hook("llm_interaction", agent_name, "llm", data, direction)
+
+    def _interaction_hook(self, kind: str, agent_name: str, other: str, data: Any, direction: str) -> Any:
+        """An agent's exchange with a tool or the model (``other``), checked: ``data`` as it goes on, what the
+        rule's action makes of it, or a block notice in place of the tool's result or the model's reply."""
+        source, destination = (agent_name, other) if direction == "input" else (other, agent_name)
         action = self._check_environment(
-            "llm_interaction", source, destination, data,
-            f"Checking llm interaction: {agent_name} <-> llm ({direction})",
+            kind, source, destination, data,
+            f"Checking {kind.replace('_', ' ')}: {agent_name} <-> {other} ({direction})",
         )
         if action is None:
             return data
         if action.kind == "block" and direction == "input":
-            return SafeguardBlock(block_notice(action.reason))  # the model is not asked: the notice is the reply
+            return SafeguardBlock(block_notice(action.reason))  # the tool is not run / the model not asked
         return action.content
 
     def _human_hook(self, agent_name: str, text: str) -> Any:

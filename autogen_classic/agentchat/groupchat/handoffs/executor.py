@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Annotated, Any, Optional
 
 from ....coding.utils import content_str
@@ -27,6 +27,7 @@ from ...agent import Agent
 from ...conversable_agent import ConversableAgent
 from ...transitions import __CONTEXT_VARIABLES_PARAM_NAME__, ContextVariables, ReplyResult, TransitionTarget
 from ..selection.trace import HandoffStep
+from ..steps import RunToolCall, a_run_steps, run_steps
 from .events import OnConditionLLMTransitionEvent, ReplyResultTransitionEvent
 from .style import GROUP_STYLE, TOOL_EXECUTOR_NAME, HandoffStyle
 from .tool_round import ToolRound, single_calls
@@ -304,10 +305,11 @@ class GroupToolExecutor(ConversableAgent):
             raise ValueError("Tool call did not return a message")
         return True, tool_round.reply(tool_message)
 
-    def _generate_group_tool_reply(
-        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, config: Any = None
-    ) -> tuple[bool, Optional[dict[str, Any]]]:
-        """Run the tool calls of the last message one by one; read their ``ReplyResult`` s and targets."""
+    def _tool_reply_steps(
+        self, messages: Optional[list[dict[str, Any]]], sender: Optional[Agent]
+    ) -> Generator[RunToolCall, Any, tuple[bool, Optional[dict[str, Any]]]]:
+        """The tool reply as steps: the tool calls of the last message run one by one, and their
+        ``ReplyResult`` s and targets are read as they come."""
         message = self._begin(messages, sender)
         if not message.get("tool_calls"):
             return False, None
@@ -316,22 +318,18 @@ class GroupToolExecutor(ConversableAgent):
             if name == "__structured_output":
                 return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
             call_message = self._with_context_arguments(call_message, name)
-            _, reply = self.generate_tool_calls_reply([call_message])
+            reply = yield RunToolCall(self, call_message)
             tool_message = self._take(call_message, name, reply, tool_round)
         return self._finish(tool_round, tool_message)
+
+    def _generate_group_tool_reply(
+        self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, config: Any = None
+    ) -> tuple[bool, Optional[dict[str, Any]]]:
+        """Run the tool calls of the last message one by one; read their ``ReplyResult`` s and targets."""
+        return run_steps(self._tool_reply_steps(messages, sender))
 
     async def _a_generate_group_tool_reply(
         self, messages: Optional[list[dict[str, Any]]] = None, sender: Optional[Agent] = None, config: Any = None
     ) -> tuple[bool, Optional[dict[str, Any]]]:
         """(async) The tool reply; async tools run on the chat's event loop."""
-        message = self._begin(messages, sender)
-        if not message.get("tool_calls"):
-            return False, None
-        tool_round, tool_message = ToolRound(), None
-        for call_message, name in single_calls(message):
-            if name == "__structured_output":
-                return True, call_message["tool_calls"][0].get("function", {}).get("arguments", {})
-            call_message = self._with_context_arguments(call_message, name)
-            _, reply = await self.a_generate_tool_calls_reply([call_message])
-            tool_message = self._take(call_message, name, reply, tool_round)
-        return self._finish(tool_round, tool_message)
+        return await a_run_steps(self._tool_reply_steps(messages, sender))

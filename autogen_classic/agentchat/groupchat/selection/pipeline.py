@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -74,6 +76,11 @@ class _AutoJob:
                 self.chat, groupchat, last_speaker, selector, self.messages, self.candidates, record)
             return await a_run_steps(steps)  # type: ignore[arg-type]
         return await self.chat.a_run(groupchat, last_speaker, self.messages, self.candidates, record)
+
+    def chose(self, chosen: Agent, record: SelectionRecord) -> Agent:
+        """``chosen``, the model's choice, with ``reason_prefix`` put before the reason it gave."""
+        record.reason = self.reason_prefix + record.reason
+        return chosen
 
 
 def _resolve_method(
@@ -309,6 +316,16 @@ def _failed(record: SelectionRecord, error: BaseException, selector: Any = None)
     _announce(record, selector)
 
 
+@contextmanager
+def _failures_recorded(record: SelectionRecord, selector: Any) -> Iterator[None]:
+    """An error raised while selecting is recorded (and announced) in ``record`` before it goes on."""
+    try:
+        yield
+    except BaseException as error:
+        _failed(record, error, selector)
+        raise
+
+
 def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """Choose the speaker after ``last_speaker`` and record the decision in ``groupchat.selection_log``.
 
@@ -322,16 +339,11 @@ def select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) ->
         NoEligibleSpeaker: when no agent may speak next; the message gives the reason.
     """
     record = _start(groupchat, last_speaker)
-    try:
+    with _failures_recorded(record, selector):
         planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
-            chosen = planned.run(groupchat, last_speaker, selector, record)
-            record.reason = planned.reason_prefix + record.reason
-            return _done(record, chosen, selector)
+            planned = planned.chose(planned.run(groupchat, last_speaker, selector, record), record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
 
 
 def _asks_the_keyboard(groupchat: GroupState) -> bool:
@@ -342,7 +354,7 @@ def _asks_the_keyboard(groupchat: GroupState) -> bool:
 async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector: Any) -> Agent:
     """(async) Choose the speaker after ``last_speaker``; see :func:`select_speaker`."""
     record = _start(groupchat, last_speaker)
-    try:
+    with _failures_recorded(record, selector):
         if _asks_the_keyboard(groupchat):
             # The console prompt waits for its answer on a worker thread (with this task's context, so the
             # same default stream), so that the loop goes on: a run's consumer may answer on this very loop.
@@ -350,13 +362,8 @@ async def a_select_speaker(groupchat: GroupState, last_speaker: Agent, selector:
         else:
             planned = _plan(groupchat, last_speaker, selector, record)
         if isinstance(planned, _AutoJob):
-            chosen = await planned.a_run(groupchat, last_speaker, selector, record)
-            record.reason = planned.reason_prefix + record.reason
-            return _done(record, chosen, selector)
+            planned = planned.chose(await planned.a_run(groupchat, last_speaker, selector, record), record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
 
 
 def _plan_auto(
@@ -367,11 +374,8 @@ def _plan_auto(
     record = _start(groupchat, last_speaker)
     record.method = "auto"
     candidates = list(groupchat.agents if agents is None else agents)
-    try:
+    with _failures_recorded(record, selector):
         planned = _auto_job(groupchat, last_speaker, selector, candidates, record, "")
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
     if isinstance(planned, _AutoJob) and messages is not None:
         planned.messages = _model_view(messages)
     return record, planned
@@ -397,13 +401,10 @@ def auto_select_speaker(
         agents: the candidates (default: every agent of the group).
     """
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
-    try:
+    with _failures_recorded(record, selector):
         if isinstance(planned, _AutoJob):
             planned = planned.run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise
 
 
 async def a_auto_select_speaker(
@@ -415,10 +416,7 @@ async def a_auto_select_speaker(
 ) -> Agent:
     """(async) Run only the "auto" method; see :func:`auto_select_speaker`."""
     record, planned = _plan_auto(groupchat, last_speaker, selector, messages, agents)
-    try:
+    with _failures_recorded(record, selector):
         if isinstance(planned, _AutoJob):
             planned = await planned.a_run(groupchat, last_speaker, selector, record)
         return _done(record, planned, selector)
-    except BaseException as error:
-        _failed(record, error, selector)
-        raise

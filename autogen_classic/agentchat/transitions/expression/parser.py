@@ -17,7 +17,7 @@ text that is not an expression, ``ValueError`` for an operation the language doe
 from __future__ import annotations
 
 import keyword
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .tokens import ALLOWED, REFUSED_WORDS, ExpressionProblem, Token, tokenize
 from .tree import COMPARISONS, BoolOp, Compare, Const, Len, Negative, Node, Not, UnknownName, Var
@@ -74,21 +74,20 @@ class _Parser:
                 operator_token.pos,
             )
 
-    def or_expr(self) -> Node:
+    def _joined(self, word: str, op: str, operand: Callable[[], Node], is_and: bool) -> Node:
+        """Operands joined by ``word`` or ``op`` (``and`` / ``&``, ``or`` / ``|``): one is itself, more a BoolOp."""
         start = self.peek().pos
-        operands = [self.and_expr()]
-        while self.is_word("or") or self.is_op("|"):
+        operands = [operand()]
+        while self.is_word(word) or self.is_op(op):
             self._after(self.take())
-            operands.append(self.and_expr())
-        return operands[0] if len(operands) == 1 else BoolOp(False, operands, start)
+            operands.append(operand())
+        return operands[0] if len(operands) == 1 else BoolOp(is_and, operands, start)
+
+    def or_expr(self) -> Node:
+        return self._joined("or", "|", self.and_expr, is_and=False)
 
     def and_expr(self) -> Node:
-        start = self.peek().pos
-        operands = [self.not_expr()]
-        while self.is_word("and") or self.is_op("&"):
-            self._after(self.take())
-            operands.append(self.not_expr())
-        return operands[0] if len(operands) == 1 else BoolOp(True, operands, start)
+        return self._joined("and", "&", self.not_expr, is_and=True)
 
     def not_expr(self) -> Node:
         if self.is_word("not") or self.is_op("!"):
