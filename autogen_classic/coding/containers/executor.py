@@ -24,11 +24,10 @@ from .engine import (
     connect,
     ensure_image,
     import_docker,
-    owner_labels,
     release_at_exit,
     remove_at_exit,
-    remove_container,
-    remove_orphaned_containers,
+    run_owned_container,
+    stop_owned_container,
 )
 from ..utils import silence_pip
 
@@ -154,10 +153,6 @@ class DockerCommandLineCodeExecutor(FileCodeExecutor):
     # ------------------------------------------------------------------ the container
 
     def _start(self) -> None:
-        remove_orphaned_containers(self._client)
-        # Without stop_container the container outlives this process on purpose: no owner labels,
-        # so that no later process takes it for a leftover.
-        labels = owner_labels() if self._stop_container else {}
         options: dict[str, Any] = {
             "image": self._image,
             "name": self._container_name,
@@ -171,11 +166,12 @@ class DockerCommandLineCodeExecutor(FileCodeExecutor):
             if key in self._create_kwargs:
                 logger.warning("DockerCommandLineCodeExecutor: overriding default %s=%s", key, self._create_kwargs[key])
         options.update(self._create_kwargs)
-        options["labels"] = {**(self._create_kwargs.get("labels") or {}), **labels}
-        self._container = self._client.containers.run(detach=True, **options)
+        options["labels"] = dict(self._create_kwargs.get("labels") or {})
+        # Without stop_container the container outlives this process on purpose.
+        self._container = run_owned_container(
+            self._client, owned=self._stop_container, force_remove=self._auto_remove, **options
+        )
         self._stopped = False
-        if self._stop_container:
-            remove_at_exit(self._client, self._container.id, force_remove=self._auto_remove)
         self._wait_until_running()
 
     def _wait_until_running(self) -> None:
@@ -197,8 +193,7 @@ class DockerCommandLineCodeExecutor(FileCodeExecutor):
         if self._stopped:
             return
         self._stopped = True
-        release_at_exit([self._container.id])
-        remove_container(self._client, self._container.id, force_remove=self._auto_remove)
+        stop_owned_container(self._client, self._container.id, force_remove=self._auto_remove)
 
     def restart(self) -> None:
         """Restart: every process the code left running in the container ends; the files stay.
