@@ -337,17 +337,12 @@ class PatchStatic(PatchObject[F]):
 
 
 @PatchObject.register()
-class PatchInit(PatchObject[F]):
-    """Patches a built-in ``__init__`` (a method descriptor, e.g. ``object.__init__``)."""
+class PatchInit(PatchCallable[F]):
+    """Patches a built-in ``__init__`` (a method descriptor, e.g. ``object.__init__``) as a function is patched."""
 
     @classmethod
     def accept(cls, o: Any) -> bool:
         return inspect.ismethoddescriptor(o) and getattr(o, "__name__", None) == "__init__"
-
-    def patch(self, except_for: Iterable[str]) -> F:
-        if self.o.__name__ in except_for:
-            return self.o
-        return self._refusing(self.o)  # type: ignore[return-value]
 
 
 @PatchObject.register()

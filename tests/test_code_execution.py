@@ -493,3 +493,14 @@ def test_sys_executable_runs_python(local: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         resolve_code_execution_config({"use_docker": False, "work_dir": None, "timeout": None, "last_n_messages": "auto"})
+
+
+def test_both_command_line_executors_run_blocks_through_one_loop() -> None:
+    from autogen_classic.coding import DockerCommandLineCodeExecutor, LocalCommandLineCodeExecutor
+    from autogen_classic.coding.running.file_blocks import FileCodeExecutor
+
+    for executor in (LocalCommandLineCodeExecutor, DockerCommandLineCodeExecutor):
+        assert issubclass(executor, FileCodeExecutor)
+        assert executor._run_blocks is FileCodeExecutor._run_blocks
+        assert executor.timeout is FileCodeExecutor.timeout
+        assert executor.work_dir is FileCodeExecutor.work_dir

@@ -22,6 +22,7 @@ from typing import Any, Callable, ClassVar, Optional, ParamSpec, Union
 
 from .base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
 from .running.code_files import DEFAULT_EXECUTION_POLICY, merge_execution_policies, save_code_block
+from .running.file_blocks import BlockFailed, BlockRefused, FileCodeExecutor, FileRun
 from .execute import TIMEOUT_MSG, WIN32, command_for, default_filename
 from .func_with_reqs import (
     FunctionWithRequirements,
@@ -33,7 +34,7 @@ from .func_with_reqs import (
 from .markdown_code_extractor import MarkdownCodeExtractor
 from .running.process import run_with_timeout
 from .renamed import renamed_class
-from .utils import PYTHON_VARIANTS, FilenameOutsideWorkspace, silence_pip
+from .utils import PYTHON_VARIANTS, silence_pip
 from .running.virtual_env import absolute_env_context
 
 __all__ = [
@@ -67,7 +68,7 @@ _DANGEROUS_PATTERNS = [
 ]
 
 
-class LocalCommandLineCodeExecutor(CodeExecutor):
+class LocalCommandLineCodeExecutor(FileCodeExecutor):
     """Runs code blocks as files in a working directory on this machine.
 
     **The code runs with your permissions: use it only for code you trust.**
@@ -157,16 +158,6 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
         )
 
     @property
-    def timeout(self) -> int:
-        """The time limit in seconds for each code block."""
-        return self._timeout  # type: ignore[return-value]
-
-    @property
-    def work_dir(self) -> Path:
-        """The working directory."""
-        return self._work_dir
-
-    @property
     def functions_module(self) -> str:
         """The module name the code imports ``functions`` from."""
         return self._functions_module
@@ -177,11 +168,6 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
     ) -> list[Union[FunctionWithRequirements[Any, A], Callable[..., Any], FunctionWithRequirementsStr]]:
         """The functions available to the executed code."""
         return self._functions
-
-    @property
-    def code_extractor(self) -> CodeExtractor:
-        """A ``MarkdownCodeExtractor``."""
-        return MarkdownCodeExtractor()
 
     @staticmethod
     def sanitize_command(lang: str, code: str) -> None:
@@ -236,62 +222,38 @@ class LocalCommandLineCodeExecutor(CodeExecutor):
             raise ValueError(f"Functions failed to load: {loaded.output}")
         self._setup_functions_complete = True
 
-    def _run_blocks(self, code_blocks: list[CodeBlock]) -> CommandLineCodeResult:
-        logs_all = ""
-        exitcode = 0
-        files: list[Path] = []
-        for block in code_blocks:
-            lang = block.language.lower()
-            try:
-                self.sanitize_command(lang, block.code)
-            except ValueError as err:
-                # Refused code is an answer for the model, not a crash of the chat.
-                return CommandLineCodeResult(exit_code=1, output=logs_all + str(err))
-            code = silence_pip(block.code, lang)
-            if lang in PYTHON_VARIANTS or lang == "python3":
-                lang = "python"
-            if WIN32 and lang in ["sh", "shell"]:
-                lang = "ps1"  # pragma: no cover - Windows
-            if lang not in self.SUPPORTED_LANGUAGES:
-                exitcode = 1
-                logs_all += "\n" + f"unknown language {lang}"
-                break
-            try:
-                written = save_code_block(code, self._work_dir, default_filename(code, lang)).resolve()
-            except FilenameOutsideWorkspace:
-                return CommandLineCodeResult(exit_code=1, output="Filename is not in the workspace")
-            files.append(written)
+    def _prepare(self, block: CodeBlock) -> tuple[str, str]:
+        lang = block.language.lower()
+        try:
+            self.sanitize_command(lang, block.code)
+        except ValueError as err:
+            raise BlockRefused(str(err)) from err
+        code = silence_pip(block.code, lang)
+        if lang in PYTHON_VARIANTS or lang == "python3":
+            lang = "python"
+        if WIN32 and lang in ["sh", "shell"]:
+            lang = "ps1"  # pragma: no cover - Windows
+        if lang not in self.SUPPORTED_LANGUAGES:
+            raise BlockFailed("\n" + f"unknown language {lang}")
+        return lang, code
 
-            if not self.execution_policies.get(lang, False):
-                logs_all += f"Code saved to {written!s}\n"
-                exitcode = 0
-                continue
+    def _save(self, code: str, lang: str) -> Path:
+        return save_code_block(code, self._work_dir, default_filename(code, lang)).resolve()
 
-            try:
-                program = self._program(lang)
-            except (NotImplementedError, FileNotFoundError) as err:
-                exitcode = 1
-                logs_all += "\n" + str(err)
-                break
-            try:
-                outcome = run_with_timeout(
-                    [program, str(written)], cwd=self._work_dir, timeout=float(self._timeout), env=self._env()
-                )
-            except FileNotFoundError:
-                exitcode = 127
-                logs_all += "\n" + f"{program}: command not found"
-                break
-            if outcome.timed_out:
-                logs_all += "\n" + TIMEOUT_MSG
-                exitcode = 124
-                break
-            logs_all += outcome.stderr
-            logs_all += outcome.stdout
-            exitcode = outcome.returncode
-            if exitcode != 0:
-                break
-        code_file = str(files[0]) if files else None
-        return CommandLineCodeResult(exit_code=exitcode, output=logs_all, code_file=code_file)
+    def _run_file(self, lang: str, path: Path) -> FileRun:
+        try:
+            program = self._program(lang)
+        except (NotImplementedError, FileNotFoundError) as err:
+            raise BlockFailed("\n" + str(err)) from err
+        try:
+            outcome = run_with_timeout(
+                [program, str(path)], cwd=self._work_dir, timeout=float(self._timeout), env=self._env()
+            )
+        except FileNotFoundError as err:
+            raise BlockFailed("\n" + f"{program}: command not found", exit_code=127) from err
+        if outcome.timed_out:
+            return FileRun(exit_code=124, output="", timed_out=True)
+        return FileRun(exit_code=outcome.returncode, output=outcome.stderr + outcome.stdout)
 
     def restart(self) -> None:
         """Nothing to restart for a local executor (warns, like the classic one)."""

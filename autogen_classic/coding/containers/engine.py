@@ -39,6 +39,8 @@ __all__ = [
     "remove_container",
     "remove_orphaned_containers",
     "remove_at_exit",
+    "run_owned_container",
+    "stop_owned_container",
 ]
 
 logger = logging.getLogger(__name__)
@@ -275,6 +277,32 @@ def remove_container(client: Any, container_id: str, *, force_remove: bool = Tru
         if err.status_code in (404, 409):  # gone, or its removal is already under way
             return False
         raise
+
+
+def run_owned_container(client: Any, *, owned: bool = True, force_remove: bool, **options: Any) -> Any:
+    """Start a detached container, first removing the containers that ended processes left behind.
+
+    Args:
+        client: a ``docker.DockerClient``.
+        owned (bool): tie the container to this process (owner labels, added to ``options["labels"]``) and
+            stop it at interpreter exit. False: it outlives this process on purpose, and no later process
+            takes it for a leftover.
+        force_remove (bool): at exit, remove the container (True) or only kill it.
+        **options: the options of ``containers.run`` (``image``, ``command``, ``volumes`` ...).
+    """
+    remove_orphaned_containers(client)
+    if owned:
+        options["labels"] = {**(options.get("labels") or {}), **owner_labels()}
+    container = client.containers.run(detach=True, **options)
+    if owned:
+        remove_at_exit(client, container.id, force_remove=force_remove)
+    return container
+
+
+def stop_owned_container(client: Any, container_id: str, *, force_remove: bool) -> None:
+    """Stop a container now (removed when ``force_remove``, else killed) and no longer at exit."""
+    release_at_exit([container_id])
+    remove_container(client, container_id, force_remove=force_remove)
 
 
 # --------------------------------------------------------------------------- at exit

@@ -17,20 +17,19 @@ from types import TracebackType
 from typing import Any, ClassVar
 
 from ...import_utils import require_optional_import
-from ..base import CodeBlock, CodeExecutor, CodeExtractor, CommandLineCodeResult
-from ..running.code_files import DEFAULT_EXECUTION_POLICY, TIMEOUT_MSG, generated_filename, merge_execution_policies, save_code_block
+from ..base import CodeBlock, CommandLineCodeResult
+from ..running.code_files import DEFAULT_EXECUTION_POLICY, generated_filename, merge_execution_policies, save_code_block
+from ..running.file_blocks import BlockFailed, FileCodeExecutor, FileRun
 from .engine import (
     connect,
     ensure_image,
     import_docker,
-    owner_labels,
     release_at_exit,
     remove_at_exit,
-    remove_container,
-    remove_orphaned_containers,
+    run_owned_container,
+    stop_owned_container,
 )
-from ..markdown_code_extractor import MarkdownCodeExtractor
-from ..utils import FilenameOutsideWorkspace, silence_pip
+from ..utils import silence_pip
 
 __all__ = ["DockerCommandLineCodeExecutor"]
 
@@ -57,7 +56,7 @@ _RELIED_ON = ("entrypoint", "volumes", "working_dir", "tty")
 
 
 @require_optional_import("docker", "docker")
-class DockerCommandLineCodeExecutor(CodeExecutor):
+class DockerCommandLineCodeExecutor(FileCodeExecutor):
     """Runs code blocks as files in a Docker container.
 
     The container is started when the executor is built and removed by ``stop()``, at the end of
@@ -147,32 +146,13 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
     # ------------------------------------------------------------------ properties
 
     @property
-    def timeout(self) -> int:
-        """The time limit in seconds for each code block."""
-        return self._timeout  # type: ignore[return-value]
-
-    @property
-    def work_dir(self) -> Path:
-        """The working directory on this machine."""
-        return self._work_dir
-
-    @property
     def bind_dir(self) -> Path:
         """The directory mounted at ``/workspace`` in the container."""
         return self._bind_dir
 
-    @property
-    def code_extractor(self) -> CodeExtractor:
-        """A ``MarkdownCodeExtractor``."""
-        return MarkdownCodeExtractor()
-
     # ------------------------------------------------------------------ the container
 
     def _start(self) -> None:
-        remove_orphaned_containers(self._client)
-        # Without stop_container the container outlives this process on purpose: no owner labels,
-        # so that no later process takes it for a leftover.
-        labels = owner_labels() if self._stop_container else {}
         options: dict[str, Any] = {
             "image": self._image,
             "name": self._container_name,
@@ -186,11 +166,12 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
             if key in self._create_kwargs:
                 logger.warning("DockerCommandLineCodeExecutor: overriding default %s=%s", key, self._create_kwargs[key])
         options.update(self._create_kwargs)
-        options["labels"] = {**(self._create_kwargs.get("labels") or {}), **labels}
-        self._container = self._client.containers.run(detach=True, **options)
+        options["labels"] = dict(self._create_kwargs.get("labels") or {})
+        # Without stop_container the container outlives this process on purpose.
+        self._container = run_owned_container(
+            self._client, owned=self._stop_container, force_remove=self._auto_remove, **options
+        )
         self._stopped = False
-        if self._stop_container:
-            remove_at_exit(self._client, self._container.id, force_remove=self._auto_remove)
         self._wait_until_running()
 
     def _wait_until_running(self) -> None:
@@ -212,8 +193,7 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
         if self._stopped:
             return
         self._stopped = True
-        release_at_exit([self._container.id])
-        remove_container(self._client, self._container.id, force_remove=self._auto_remove)
+        stop_owned_container(self._client, self._container.id, force_remove=self._auto_remove)
 
     def restart(self) -> None:
         """Restart: every process the code left running in the container ends; the files stay.
@@ -269,41 +249,25 @@ class DockerCommandLineCodeExecutor(CodeExecutor):
                 f"The container {self._container_name} of this DockerCommandLineCodeExecutor was stopped; "
                 "call restart() to start it again, or create a new executor."
             )
-        outputs: list[str] = []
-        files: list[Path] = []
-        exit_code = 0
-        for block in code_blocks:
-            lang = block.language.lower()
-            lang = self.LANGUAGE_ALIASES.get(lang, lang)
-            if lang not in self.DEFAULT_EXECUTION_POLICY:
-                outputs.append(f"Unsupported language {lang}\n")
-                exit_code = 1
-                break
-            code = silence_pip(block.code, lang)
-            try:
-                path = save_code_block(code, self._work_dir, generated_filename(code, lang))
-            except FilenameOutsideWorkspace:
-                return CommandLineCodeResult(exit_code=1, output="Filename is not in the workspace")
-            files.append(path)
-            if not self.execution_policies.get(lang, False):
-                outputs.append(f"Code saved to {path!s}\n")
-                continue
-            program = _PROGRAMS.get(lang)
-            if program is None:
-                outputs.append(f"{lang} not recognized in code execution")
-                exit_code = 1
-                break
-            relative = path.relative_to(self._work_dir).as_posix()
-            exit_code, output, timed_out = self._run(["timeout", str(self._timeout), program, relative])
-            outputs.append(output)
-            if timed_out:
-                outputs.append("\n" + TIMEOUT_MSG)
-                exit_code = 124
-                break
-            if exit_code != 0:
-                break
-        code_file = str(files[0]) if files else None
-        return CommandLineCodeResult(exit_code=exit_code, output="".join(outputs), code_file=code_file)
+        return self._run_blocks(code_blocks)
+
+    def _prepare(self, block: CodeBlock) -> tuple[str, str]:
+        lang = block.language.lower()
+        lang = self.LANGUAGE_ALIASES.get(lang, lang)
+        if lang not in self.DEFAULT_EXECUTION_POLICY:
+            raise BlockFailed(f"Unsupported language {lang}\n")
+        return lang, silence_pip(block.code, lang)
+
+    def _save(self, code: str, lang: str) -> Path:
+        return save_code_block(code, self._work_dir, generated_filename(code, lang))
+
+    def _run_file(self, lang: str, path: Path) -> FileRun:
+        program = _PROGRAMS.get(lang)
+        if program is None:
+            raise BlockFailed(f"{lang} not recognized in code execution")
+        relative = path.relative_to(self._work_dir).as_posix()
+        exit_code, output, timed_out = self._run(["timeout", str(self._timeout), program, relative])
+        return FileRun(exit_code=exit_code, output=output, timed_out=timed_out)
 
     def _run(self, cmd: list[str]) -> tuple[int, str, bool]:
         """Run ``cmd`` in the container; return (exit code, output, timed out)."""

@@ -20,11 +20,8 @@ from .engine import (
     connect,
     ensure_image,
     import_docker,
-    owner_labels,
-    release_at_exit,
-    remove_at_exit,
-    remove_container,
-    remove_orphaned_containers,
+    run_owned_container,
+    stop_owned_container,
 )
 
 __all__ = ["DEFAULT_IMAGES", "docker_program", "docker_tag", "images_for", "run_file_in_docker"]
@@ -108,16 +105,14 @@ def run_file_in_docker(
     images = images_for(use_docker)
     client = connect()
     image = ensure_image(client, images, say=IOStream.get_default().print)
-    remove_orphaned_containers(client)
-    container = client.containers.run(
-        image,
-        [program, filename],
+    container = run_owned_container(
+        client,
+        force_remove=True,
+        image=image,
+        command=[program, filename],
         working_dir=WORKSPACE,
         volumes={str(work_dir.resolve()): {"bind": WORKSPACE, "mode": "rw"}},
-        detach=True,
-        labels=owner_labels(),
     )
-    remove_at_exit(client, container.id, force_remove=True)
     try:
         if not _wait(container, timeout):
             return 1, TIMEOUT_MSG, image
@@ -126,8 +121,7 @@ def run_file_in_docker(
         tag = docker_tag(filename)
         _commit(client, container, "python", tag)
     finally:
-        release_at_exit([container.id])
-        remove_container(client, container.id, force_remove=True)
+        stop_owned_container(client, container.id, force_remove=True)
     if exit_code:
         # Keep tracebacks free of the container's paths, as the classic logs are.
         logs = logs.replace(f"{WORKSPACE}/{filename if generated else ''}", "")

@@ -5,55 +5,9 @@ works here. The other tools need outside services this package does not provide:
 one raises the classic ``ImportError`` naming the modules it needs (see ``.services``).
 """
 
+from . import services
 from .reliable import ReliableTool, ReliableToolError, SuccessfulExecutionParameters, ToolExecutionDetails
-from .services import (
-    BrowserUseTool,
-    Crawl4AITool,
-    DeepResearchTool,
-    DiscordRetrieveTool,
-    DiscordSendTool,
-    DuckDuckGoSearchTool,
-    GoogleSearchTool,
-    PerplexitySearchTool,
-    QuickResearchTool,
-    SlackRetrieveRepliesTool,
-    SlackRetrieveTool,
-    SlackSendTool,
-    TavilySearchTool,
-    TelegramRetrieveTool,
-    TelegramSendTool,
-    TinyFishFetchTool,
-    TinyFishSearchTool,
-    TinyFishTool,
-    WikipediaPageLoadTool,
-    WikipediaQueryRunTool,
-    YoutubeSearchTool,
-)
+from .services import *  # noqa: F403 - every outside-service tool, by its classic name
 
-__all__ = [
-    "BrowserUseTool",
-    "Crawl4AITool",
-    "DeepResearchTool",
-    "DiscordRetrieveTool",
-    "DiscordSendTool",
-    "DuckDuckGoSearchTool",
-    "GoogleSearchTool",
-    "PerplexitySearchTool",
-    "QuickResearchTool",
-    "ReliableTool",
-    "ReliableToolError",
-    "SlackRetrieveRepliesTool",
-    "SlackRetrieveTool",
-    "SlackSendTool",
-    "SuccessfulExecutionParameters",
-    "TavilySearchTool",
-    "TelegramRetrieveTool",
-    "TelegramSendTool",
-    "TinyFishFetchTool",
-    "TinyFishSearchTool",
-    "TinyFishTool",
-    "ToolExecutionDetails",
-    "WikipediaPageLoadTool",
-    "WikipediaQueryRunTool",
-    "YoutubeSearchTool",
-]
+__all__ = ["ReliableTool", "ReliableToolError", "SuccessfulExecutionParameters", "ToolExecutionDetails"]
+__all__ += services.__all__

@@ -1,23 +1,23 @@
-"""The classic module ``autogen.tools.experimental.reliable.reliable``: its names, from ``agentchat.reliable``."""
+"""The classic module ``autogen.tools.experimental.reliable.reliable``: its names, from ``agentchat.reliable.reliable``
+(the module it stands for, where they are all importable)."""
 
-from ....agentchat.reliable.llm_configs import _configure_llm_for_structured_output, _validate_llm_config
-from ....agentchat.reliable.models import (
+from ....agentchat.reliable.reliable import (
     ExecutionAttempt,
+    ReliableTool,
     ReliableToolContext,
     ReliableToolError,
     SuccessfulExecutionParameters,
     ToolExecutionDetails,
     ValidationResult,
+    _configure_llm_for_structured_output,
+    _get_last_non_empty_message_content,
     _get_reliable_tool_context,
     _set_reliable_tool_context,
-)
-from ....agentchat.reliable.prompts import (
-    _get_last_non_empty_message_content,
+    _validate_llm_config,
     get_runner_prompt,
     get_validator_prompt,
+    reliable_function_wrapper,
 )
-from ....agentchat.reliable.reliable import ReliableTool
-from ....agentchat.reliable.wrapper import reliable_function_wrapper
 
 __all__ = [
     "ExecutionAttempt", "ReliableTool", "ReliableToolContext", "ReliableToolError", "SuccessfulExecutionParameters",
