@@ -45,16 +45,13 @@ def check_yield_on(yield_on: Any) -> Optional[tuple[type, ...]]:
     return classes or None
 
 
-class StepController:
-    """Blocks the chat (the producer) after each event it sends until the consumer calls ``step()``.
+class _StepGate:
+    """What both controllers share: which events the chat stops on, and the consumer's side (``step``,
+    ``terminate``). They differ in the signal (a thread's or a task's) and in how the chat waits on it."""
 
-    Args:
-        yield_on: the event classes to stop on; None for every event.
-    """
-
-    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
+    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]], signal: Any) -> None:
         self._yield_on = check_yield_on(yield_on)
-        self._step_event = threading.Event()
+        self._step_event = signal
         self._terminated = False
 
     def should_block(self, event: Any) -> bool:
@@ -62,6 +59,26 @@ class StepController:
         if self._terminated:
             return False
         return self._yield_on is None or isinstance(event, self._yield_on)
+
+    def step(self) -> None:
+        """Called by the consumer: let the chat go on to its next event."""
+        self._step_event.set()
+
+    def terminate(self) -> None:
+        """Never wait again (the consumer is gone)."""
+        self._terminated = True
+        self._step_event.set()
+
+
+class StepController(_StepGate):
+    """Blocks the chat (the producer) after each event it sends until the consumer calls ``step()``.
+
+    Args:
+        yield_on: the event classes to stop on; None for every event.
+    """
+
+    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
+        super().__init__(yield_on, threading.Event())
 
     def wait_for_step(self, event: Any) -> None:
         """Called by the chat after sending ``event``: wait for the consumer if the event is one to stop on."""
@@ -81,17 +98,8 @@ class StepController:
         if not self._terminated:  # terminate() sets the signal after the flag: either is seen
             self._step_event.wait()
 
-    def step(self) -> None:
-        """Called by the consumer: let the chat go on to its next event."""
-        self._step_event.set()
 
-    def terminate(self) -> None:
-        """Never wait again (the consumer is gone)."""
-        self._terminated = True
-        self._step_event.set()
-
-
-class AsyncStepController:
+class AsyncStepController(_StepGate):
     """(async) Suspends the chat after each event it sends until the consumer calls ``step()``.
 
     Args:
@@ -99,15 +107,7 @@ class AsyncStepController:
     """
 
     def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
-        self._yield_on = check_yield_on(yield_on)
-        self._step_event = asyncio.Event()
-        self._terminated = False
-
-    def should_block(self, event: Any) -> bool:
-        """Whether the chat waits after ``event`` (and the consumer is shown it)."""
-        if self._terminated:
-            return False
-        return self._yield_on is None or isinstance(event, self._yield_on)
+        super().__init__(yield_on, asyncio.Event())
 
     async def wait_for_step(self, event: Any) -> None:
         """Called by the chat after sending ``event``: wait for the consumer if the event is one to stop on."""
@@ -115,12 +115,3 @@ class AsyncStepController:
             return
         self._step_event.clear()
         await self._step_event.wait()
-
-    def step(self) -> None:
-        """Called by the consumer: let the chat go on to its next event."""
-        self._step_event.set()
-
-    def terminate(self) -> None:
-        """Never wait again (the consumer is gone)."""
-        self._terminated = True
-        self._step_event.set()
