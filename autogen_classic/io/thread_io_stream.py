@@ -92,12 +92,17 @@ class _RunStream:
         event = as_event(message)
         return None if isinstance(event, PACKAGE_EVENTS) else event
 
+    # What a printed line and an input request are sent as, and where the request's answer function goes.
+    _print_class: Any = PrintEvent
+    _request_class: Any = InputRequestEvent
+    _answer_field = "respond"
+
     def _print_event(self, *objects: Any, sep: str, end: str) -> Any:
-        return PrintEvent(*objects, sep=sep, end=end)
+        return self._print_class(*objects, sep=sep, end=end)
 
     def _request(self, prompt: str, password: bool) -> Any:
-        request = InputRequestEvent(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
-        request.content.respond = InputAnswer(self._output_stream.put, prompt)
+        request = self._request_class(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
+        setattr(request.content, self._answer_field, InputAnswer(self._output_stream.put, prompt))
         return request
 
     def _check(self) -> None:

@@ -17,9 +17,8 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, Callable, Optional
 
 from ...io.chat_worker import ChatTask, ChatThread, task_events, thread_events
-from ...io.input_details import pending_speaker_selection
 from ...io.step_controller import StepController
-from ...io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, InputAnswer, ThreadIOStream
+from ...io.thread_io_stream import AsyncThreadIOStream, ChatStreamClosed, ThreadIOStream
 from ...messages.print_message import PrintMessage
 from ...messages.run_events import InputRequestMessage
 
@@ -30,18 +29,12 @@ class _Classic:
     """The events as the classic classes send them; input requests as ``InputRequestMessage``."""
 
     takes_run_events = False
-    _output_stream: Any
+    _print_class = PrintMessage
+    _request_class = InputRequestMessage
+    _answer_field = "_respond"
 
     def _event(self, message: Any) -> Any:
         return message
-
-    def _print_event(self, *objects: Any, sep: str, end: str) -> Any:
-        return PrintMessage(*objects, sep=sep, end=end)
-
-    def _request(self, prompt: str, password: bool) -> Any:
-        request = InputRequestMessage(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
-        request.content._respond = InputAnswer(self._output_stream.put, prompt)
-        return request
 
 
 class _ClassicThreadStream(_Classic, ThreadIOStream):
