@@ -47,11 +47,17 @@ def check_yield_on(yield_on: Any) -> Optional[tuple[type, ...]]:
 
 class _StepGate:
     """What both controllers share: which events the chat stops on, and the consumer's side (``step``,
-    ``terminate``). They differ in the signal (a thread's or a task's) and in how the chat waits on it."""
+    ``terminate``). They differ in the signal (a thread's or a task's) and in how the chat waits on it.
 
-    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]], signal: Any) -> None:
+    Args:
+        yield_on: the event classes to stop on; None for every event.
+    """
+
+    _signal_class: Any
+
+    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
         self._yield_on = check_yield_on(yield_on)
-        self._step_event = signal
+        self._step_event = self._signal_class()
         self._terminated = False
 
     def should_block(self, event: Any) -> bool:
@@ -71,14 +77,10 @@ class _StepGate:
 
 
 class StepController(_StepGate):
-    """Blocks the chat (the producer) after each event it sends until the consumer calls ``step()``.
+    """Blocks the chat (the producer) after each event it sends until the consumer calls ``step()``
+    (``yield_on``: the event classes to stop on; None for every event)."""
 
-    Args:
-        yield_on: the event classes to stop on; None for every event.
-    """
-
-    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
-        super().__init__(yield_on, threading.Event())
+    _signal_class = threading.Event
 
     def wait_for_step(self, event: Any) -> None:
         """Called by the chat after sending ``event``: wait for the consumer if the event is one to stop on."""
@@ -100,14 +102,10 @@ class StepController(_StepGate):
 
 
 class AsyncStepController(_StepGate):
-    """(async) Suspends the chat after each event it sends until the consumer calls ``step()``.
+    """(async) Suspends the chat after each event it sends until the consumer calls ``step()``
+    (``yield_on`` as for :class:`StepController`)."""
 
-    Args:
-        yield_on: the event classes to stop on; None for every event.
-    """
-
-    def __init__(self, yield_on: Optional[Sequence[type["BaseEvent"]]] = None) -> None:
-        super().__init__(yield_on, asyncio.Event())
+    _signal_class = asyncio.Event
 
     async def wait_for_step(self, event: Any) -> None:
         """Called by the chat after sending ``event``: wait for the consumer if the event is one to stop on."""

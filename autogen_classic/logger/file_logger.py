@@ -19,7 +19,7 @@ from . import _records as records
 from ._records import safe_serialize  # noqa: F401 - classic path
 from .base_logger import BaseLogger, LLMConfig  # noqa: F401 - BaseLogger: classic path
 from .logger_utils import get_current_ts, to_dict  # noqa: F401 - to_dict: classic path
-from .record_logger import RecordLogger
+from .record_logger import RecordKind, RecordLogger
 
 if TYPE_CHECKING:
     from ..oai.client import OpenAIWrapper
@@ -85,20 +85,18 @@ class FileLogger(RecordLogger):
 
     # ----------------------------------------------------------------- records
     # Events, wrappers, clients and function calls are written as recorded.
-    _write_event = _write_wrapper = _write_client = _write_function_call = _write
-
-    def _write_completion(self, record: dict[str, Any]) -> None:
-        response = record["response"]
-        record.update(
-            request=records.request_data(record["request"]),
-            response=response if isinstance(response, str) else records.plain_data(response),
-            is_cached=int(record["is_cached"]),
-            cost=float(record["cost"]),
-        )
-        self._write(record)
-
-    def _write_agent(self, record: dict[str, Any]) -> None:
-        record["args"] = records.config_data(record["args"])
+    def _write_record(self, kind: RecordKind, record: dict[str, Any]) -> None:
+        # A line holds JSON data; the request, response and agent args stay data, not JSON text.
+        if kind == "completion":
+            response = record["response"]
+            record.update(
+                request=records.request_data(record["request"]),
+                response=response if isinstance(response, str) else records.plain_data(response),
+                is_cached=int(record["is_cached"]),
+                cost=float(record["cost"]),
+            )
+        elif kind == "agent":
+            record["args"] = records.config_data(record["args"])
         self._write(record)
 
     # The classic FileLogger (unlike SqliteLogger) lets init_args default to {}.

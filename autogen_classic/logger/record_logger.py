@@ -13,7 +13,7 @@ import os
 import threading
 import uuid
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import _records as records
 from .base_logger import BaseLogger, F, LLMConfig
@@ -24,7 +24,10 @@ if TYPE_CHECKING:
     from ..oai.model_client import ModelClient
     from ..types import Agent
 
-__all__ = ["RecordLogger"]
+__all__ = ["RecordKind", "RecordLogger"]
+
+# The kinds of record a log keeps, one per log_* method.
+RecordKind = Literal["completion", "agent", "event", "wrapper", "client", "function_call"]
 
 
 class RecordLogger(BaseLogger):
@@ -65,7 +68,8 @@ class RecordLogger(BaseLogger):
         start_time: str,
     ) -> None:
         """Record one completed model request (see ``BaseLogger.log_chat_completion``)."""
-        self._write_completion(
+        self._write_record(
+            "completion",
             {
                 "invocation_id": str(invocation_id),
                 "client_id": client_id,
@@ -82,7 +86,8 @@ class RecordLogger(BaseLogger):
 
     def log_new_agent(self, agent: Agent, init_args: dict[str, Any]) -> None:
         """Record an agent and its constructor arguments (``args``)."""
-        self._write_agent(
+        self._write_record(
+            "agent",
             {
                 "id": id(agent),
                 "agent_name": records.source_fields(agent)[1],
@@ -96,7 +101,8 @@ class RecordLogger(BaseLogger):
     def log_event(self, source: str | Agent, name: str, **kwargs: dict[str, Any]) -> None:
         """Record an event; ``kwargs`` become its ``json_state`` (JSON text)."""
         source_id, source_name, module, class_name = records.source_fields(source)
-        self._write_event(
+        self._write_record(
+            "event",
             {
                 "source_id": source_id,
                 "source_name": source_name,
@@ -109,11 +115,12 @@ class RecordLogger(BaseLogger):
 
     def log_new_wrapper(self, wrapper: OpenAIWrapper, init_args: dict[str, LLMConfig | list[LLMConfig]]) -> None:
         """Record a wrapper; its constructor arguments are the ``json_state`` (JSON text)."""
-        self._write_wrapper({"wrapper_id": id(wrapper), "json_state": records.encode_config(init_args)})
+        self._write_record("wrapper", {"wrapper_id": id(wrapper), "json_state": records.encode_config(init_args)})
 
     def log_new_client(self, client: ModelClient | Any, wrapper: OpenAIWrapper, init_args: dict[str, Any]) -> None:
         """Record a model client; its settings are the ``json_state`` (JSON text)."""
-        self._write_client(
+        self._write_record(
+            "client",
             {
                 "client_id": id(client),
                 "wrapper_id": id(wrapper),
@@ -125,7 +132,8 @@ class RecordLogger(BaseLogger):
     def log_function_use(self, source: str | Agent, function: F, args: dict[str, Any], returns: Any) -> None:
         """Record a call of a registered function (``input_args`` and ``returns`` as JSON text)."""
         source_id, source_name, module, class_name = records.source_fields(source)
-        self._write_function_call(
+        self._write_record(
+            "function_call",
             {
                 "source_id": source_id,
                 "source_name": source_name,
@@ -140,19 +148,5 @@ class RecordLogger(BaseLogger):
     # Where each record goes: a line of the file log, a row of a sqlite table. A completion's request,
     # response, is_cached and cost and an agent's args come as given: each log encodes them its own way.
     @abstractmethod
-    def _write_completion(self, record: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def _write_agent(self, record: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def _write_event(self, record: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def _write_wrapper(self, record: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def _write_client(self, record: dict[str, Any]) -> None: ...
-
-    @abstractmethod
-    def _write_function_call(self, record: dict[str, Any]) -> None: ...
+    def _write_record(self, kind: RecordKind, record: dict[str, Any]) -> None:
+        """Write ``record``, a record of ``kind`` with the classic file-log field names."""

@@ -18,7 +18,7 @@ from . import _records as records
 from ._records import safe_serialize  # noqa: F401 - classic path
 from .base_logger import BaseLogger  # noqa: F401 - classic path
 from .logger_utils import get_current_ts, get_sensitive_exclude_keys, to_dict  # noqa: F401 - classic paths
-from .record_logger import RecordLogger
+from .record_logger import RecordKind, RecordLogger
 
 __all__ = ["SqliteLogger"]
 
@@ -197,38 +197,32 @@ class SqliteLogger(RecordLogger):
 
     # ----------------------------------------------------------------- records
     # A row holds the record's fields in the classic column order, JSON as text.
-    def _write_completion(self, record: dict[str, Any]) -> None:
-        self._write(
-            _INSERT_COMPLETION,
-            (
-                record["invocation_id"], record["client_id"], record["wrapper_id"], self.session_id,
-                record["source_name"], records.encode_request(record["request"]), records.encode_response(record["response"]),
-                _number(record["is_cached"], int), _number(record["cost"], float),
-                record["start_time"], record["end_time"],
-            ),
-        )  # fmt: skip
+    def _write_record(self, kind: RecordKind, record: dict[str, Any]) -> None:
+        self._write(*self._row(kind, record))
 
-    def _write_agent(self, record: dict[str, Any]) -> None:
-        self._write(
-            _UPSERT_AGENT,
-            (
-                record["id"], record["wrapper_id"], self.session_id, record["agent_name"], record["agent_type"],
-                records.encode_config(record["args"]), record["current_time"],
-            ),
-        )  # fmt: skip
-
-    def _write_event(self, record: dict[str, Any]) -> None:
-        self._write(_INSERT_EVENT, (*_EVENT_FIELDS(record), get_current_ts()))
-
-    def _write_wrapper(self, record: dict[str, Any]) -> None:
-        self._write(_INSERT_WRAPPER, (record["wrapper_id"], self.session_id, record["json_state"], get_current_ts()))
-
-    def _write_client(self, record: dict[str, Any]) -> None:
-        ids = record["client_id"], record["wrapper_id"], self.session_id
-        self._write(_INSERT_CLIENT, (*ids, record["class"], record["json_state"], get_current_ts()))
-
-    def _write_function_call(self, record: dict[str, Any]) -> None:
-        self._write(_INSERT_FUNCTION_CALL, (*_FUNCTION_CALL_FIELDS(record), get_current_ts()))
+    def _row(self, kind: RecordKind, record: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
+        match kind:
+            case "completion":
+                return _INSERT_COMPLETION, (
+                    record["invocation_id"], record["client_id"], record["wrapper_id"], self.session_id,
+                    record["source_name"], records.encode_request(record["request"]),
+                    records.encode_response(record["response"]), _number(record["is_cached"], int),
+                    _number(record["cost"], float), record["start_time"], record["end_time"],
+                )  # fmt: skip
+            case "agent":
+                return _UPSERT_AGENT, (
+                    record["id"], record["wrapper_id"], self.session_id, record["agent_name"], record["agent_type"],
+                    records.encode_config(record["args"]), record["current_time"],
+                )  # fmt: skip
+            case "event":
+                return _INSERT_EVENT, (*_EVENT_FIELDS(record), get_current_ts())
+            case "wrapper":
+                return _INSERT_WRAPPER, (record["wrapper_id"], self.session_id, record["json_state"], get_current_ts())
+            case "client":
+                ids = record["client_id"], record["wrapper_id"], self.session_id
+                return _INSERT_CLIENT, (*ids, record["class"], record["json_state"], get_current_ts())
+            case _:
+                return _INSERT_FUNCTION_CALL, (*_FUNCTION_CALL_FIELDS(record), get_current_ts())
 
     # ----------------------------------------------------------------- lifetime
     def stop(self) -> None:
