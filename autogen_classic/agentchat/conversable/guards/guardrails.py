@@ -57,11 +57,7 @@ class GuardrailsMixin:
         self.input_guardrails.append(_checked(guardrail, self.name, "register_input_guardrail"))
 
     def register_input_guardrails(self, guardrails: list["Guardrail"]) -> None:
-        """Register several input guardrails, in order.
-
-        Args:
-            guardrails: the guardrails.
-        """
+        """Register several input guardrails (``guardrails``, a list), in order."""
         self.input_guardrails.extend(_checked_list(guardrails, self.name, "register_input_guardrails"))
 
     def register_output_guardrail(self, guardrail: "Guardrail") -> None:
@@ -73,11 +69,7 @@ class GuardrailsMixin:
         self.output_guardrails.append(_checked(guardrail, self.name, "register_output_guardrail"))
 
     def register_output_guardrails(self, guardrails: list["Guardrail"]) -> None:
-        """Register several output guardrails, in order.
-
-        Args:
-            guardrails: the guardrails.
-        """
+        """Register several output guardrails (``guardrails``, a list), in order."""
         self.output_guardrails.extend(_checked_list(guardrails, self.name, "register_output_guardrails"))
 
     def run_input_guardrails(self, messages: Optional[list[dict[str, Any]]] = None) -> Optional[GuardrailResult]:

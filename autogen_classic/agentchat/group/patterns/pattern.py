@@ -274,3 +274,37 @@ class FixedAfterWorkPattern(Pattern):
         prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
         mark_pattern_targets(prepared[7], [self.group_after_work], type(self).__name__)
         return prepared
+
+
+class MemberAfterWorkPattern(Pattern):
+    """A pattern that gives each member (the agents, then the user agent) an after work of its own, replacing
+    the agents' own (``RandomPattern``, ``RoundRobinPattern``); the selection trace names the pattern."""
+
+    # RoundRobinPattern: the initial agent first, then the others in order (the user agent last, once).
+    _initial_agent_first: bool = False
+
+    @abstractmethod
+    def _member_after_work(self, index: int, members: list[ConversableAgent]) -> TransitionTarget:
+        """The after work of ``members[index]`` (the members in their order)."""
+
+    def _generate_handoffs(
+        self,
+        initial_agent: ConversableAgent,
+        agents: list[ConversableAgent],
+        user_agent: Optional[ConversableAgent],
+    ) -> None:
+        """Set every member's after work (replacing the agents' own after works, as classically)."""
+        members = list(agents)
+        if self._initial_agent_first:
+            members = [initial_agent] + [a for a in agents if a != initial_agent and (user_agent is None or a != user_agent)]
+        if user_agent is not None:
+            members.append(user_agent)
+        for index, member in enumerate(members):
+            member.handoffs.set_after_work(target=self._member_after_work(index, members))
+
+    def prepare_group_chat(self, max_rounds: int, messages: Union[list[dict[str, Any]], str]) -> Prepared:
+        """Set up the group chat, then the members' after works."""
+        prepared = super().prepare_group_chat(max_rounds=max_rounds, messages=messages)
+        self._generate_handoffs(initial_agent=prepared[4], agents=prepared[0], user_agent=prepared[2])
+        mark_pattern_targets(prepared[7], members_after_works(prepared), type(self).__name__)
+        return prepared
