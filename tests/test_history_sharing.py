@@ -190,3 +190,44 @@ def test_pattern_chat_histories_share_forwarded_messages(console: ScriptedIOStre
     ids = {id(_raw(agent.chat_messages[manager])[1]) for agent in agents[1:]}
     assert len(ids) == 1
     assert [m["content"] for m in result.chat_history][:2] == ["hello", "from a"]
+
+
+NESTED_RESUME_REFERENCE = Path(__file__).parent / "data" / "history_nested_resume_autogen_0141.json"
+
+
+def _nested_transform_clear_resume_scenario() -> dict[str, Any]:
+    from autogen_classic.agentchat.contrib.capabilities import transform_messages, transforms
+
+    def make(name: str, reply: str) -> autogen.ConversableAgent:
+        return autogen.ConversableAgent(name, llm_config=False, human_input_mode="NEVER", default_auto_reply=reply)
+
+    a, b, c, d = make("a", "from a"), make("b", "from b"), make("c", "from c"), make("d", "from d")
+    inner1, inner2 = make("inner1", "inner says hi"), make("inner2", "inner2 answers")
+    b.register_nested_chats(
+        [{"recipient": inner2, "sender": inner1, "summary_method": "last_msg", "max_turns": 1}],
+        trigger=lambda sender: sender is not None and sender.name == "chat_manager",
+    )
+    transform_messages.TransformMessages(transforms=[transforms.MessageHistoryLimiter(max_messages=2)]).add_to_agent(c)
+    groupchat = autogen.GroupChat(agents=[a, b, c, d], messages=[], max_round=7, speaker_selection_method="round_robin")
+    manager = autogen.GroupChatManager(groupchat=groupchat, llm_config=False)
+    a.initiate_chat(manager, message="hello", silent=True)
+    out: dict[str, Any] = {
+        "first": groupchat.messages, **{f"{x.name}<-m": x.chat_messages[manager] for x in (a, b, c, d)},
+        "inner1<-inner2": inner1.chat_messages[inner2], "inner2<-inner1": inner2.chat_messages[inner1],
+    }
+    a.clear_history(manager)
+    d.clear_history(nr_messages_to_preserve=2)
+    out["a_cleared"], out["d_kept"] = a.chat_messages[manager], d.chat_messages[manager]
+    a2, b2, c2, d2 = (make(name, f"again {name}") for name in "abcd")
+    groupchat2 = autogen.GroupChat(agents=[a2, b2, c2, d2], messages=[], max_round=10, speaker_selection_method="round_robin")
+    manager2 = autogen.GroupChatManager(groupchat=groupchat2, llm_config=False)
+    manager2.resume(messages=json.loads(json.dumps(groupchat.messages)))
+    out["resumed_b"], out["resumed_m<-c"] = b2.chat_messages[manager2], manager2.chat_messages[c2]
+    return out
+
+
+def test_nested_chat_transform_clear_history_and_resume_as_in_the_reference(console: ScriptedIOStream) -> None:
+    ours = json.loads(json.dumps(_nested_transform_clear_resume_scenario()))
+    assert ours == json.loads(NESTED_RESUME_REFERENCE.read_text())
+    assert ours["b<-m"][1]["content"] == "inner2 answers"  # b's reply is the nested chat's last message
+    assert ours["a_cleared"] == [] and len(ours["d_kept"]) == 2 and len(ours["resumed_b"]) == 6

@@ -53,7 +53,7 @@ from .structured import (
     setting_or,
     structured_prompt_messages,
 )
-from .trace import SelectionAttempt, SelectionRecord, shared_text
+from .trace import SelectionAttempt, SelectionRecord, shared_mentions, shared_text
 
 __all__ = [
     "SpeakerSelectorChat",
@@ -528,7 +528,7 @@ class SpeakerSelectorChat:
         session.attempt += 1
         attempts_left = session.max_attempts - session.attempt
         text, mentions, outcome = read_answer(messages, session.agents)
-        attempt = SelectionAttempt(session.prompt_role, text, mentions, outcome)  # type: ignore[arg-type]
+        attempt = SelectionAttempt(session.prompt_role, text, shared_mentions(mentions), outcome)  # type: ignore[arg-type]
         session.record.attempts.append(attempt)
         if groupchat.select_speaker_auto_verbose:
             print_attempt(outcome, session.attempt, session.max_attempts, mentions)

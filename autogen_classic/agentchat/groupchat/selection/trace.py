@@ -285,6 +285,20 @@ def shared_text(text: str) -> str:
     return kept
 
 
+_SHARED_MENTIONS: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+
+
+def shared_mentions(mentions: dict[str, int]) -> dict[str, int]:
+    """The one dict equal to ``mentions`` that attempts share (a selector names the same agents again and again)."""
+    key = tuple(mentions.items())
+    kept = _SHARED_MENTIONS.get(key)
+    if kept is None:
+        if len(_SHARED_MENTIONS) >= _MOST_SHARED:
+            _SHARED_MENTIONS.clear()
+        kept = _SHARED_MENTIONS[key] = mentions
+    return kept
+
+
 @dataclass(slots=True)
 class SelectionRecord:
     """One speaker-selection decision.
