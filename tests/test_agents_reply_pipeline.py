@@ -211,5 +211,7 @@ def test_hooks_on_received_messages(console: ScriptedIOStream) -> None:
     result = bob.initiate_chat(alice, message="hi", max_turns=1, silent=True)
     assert seen == [["hi!"]]
     assert result.chat_history[-1]["content"] == "echo:hi!"
-    assert alice.chat_messages[bob][0]["content"] == "hi"  # the stored history is not rewritten
+    # As in AG2 Classic 0.14.1: the receiver's stored message holds the rewritten text, the sender's does not.
+    assert alice.chat_messages[bob][0]["content"] == "hi!"
+    assert bob.chat_messages[alice][0]["content"] == "hi"
     assert states == [1]

@@ -58,6 +58,7 @@ from .conversable.runs.run_api import RunMixin
 from .chat import DEFAULT_SUMMARY_PROMPT, ChatResult, reflection_with_llm_summary
 from .conversable.agent_state import UpdateSystemMessage, add_functions, register_update_agent_state
 from .conversable.chat_driver import ChatDriverMixin
+from .conversable.history import History, peek
 from .conversable.messages import invalid_message_error, message_to_dict, to_oai_message
 from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
 from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
@@ -387,12 +388,15 @@ class ConversableAgent(
     def _append_oai_message(
         self, message: Union[dict[str, Any], str], role: str, conversation_id: Agent, is_sending: bool
     ) -> bool:
+        conversation = self._oai_messages[conversation_id]
+        # A History holds the one copy of a message that several histories store (see conversable.history).
         oai_message = to_oai_message(
-            message_to_dict(message), role, default_name=self.name if is_sending else conversation_id.name
+            message_to_dict(message), role, default_name=self.name if is_sending else conversation_id.name,
+            shared=type(conversation) is History,
         )
         if oai_message is None:
             return False
-        self._oai_messages[conversation_id].append(oai_message)
+        conversation.append(oai_message)
         return True
 
     def _store_sent(self, message: Any, recipient: Agent, silent: Optional[bool]) -> Any:
@@ -540,10 +544,11 @@ class ConversableAgent(
         extra_kept = 0
         for key, conversation in self._oai_messages.items():
             keep = nr_messages_to_preserve
-            if len(conversation) >= keep and "tool_responses" in conversation[-keep]:
+            if len(conversation) >= keep and "tool_responses" in peek(conversation, -keep):
                 keep += 1
                 extra_kept += 1
-            self._oai_messages[key] = conversation[-keep:]
+            kept = conversation[-keep:]
+            self._oai_messages[key] = History(kept) if isinstance(conversation, History) else kept
         if extra_kept:
             emit(ClearConversableAgentHistoryEvent, agent=self.name, recipient=self.name, no_events_preserved=extra_kept)
 

@@ -20,6 +20,7 @@ from ...llm_config.config import current_llm_config
 from ...oai.entries import LLMConfigEntry
 from ...types import is_agent
 from ..agent import Agent
+from .history import History
 from ..transitions.context_variables import ContextVariables
 from .human_reply import HUMAN_INPUT_MODES
 
@@ -251,13 +252,13 @@ def check_init_arguments(
 def conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:
     """The message store: ``chat_messages`` checked, as a dict that starts an empty list for a new peer."""
     if chat_messages is None:
-        return defaultdict(list)
+        return defaultdict(History)
     if isinstance(chat_messages, (list, tuple)) and not chat_messages:
         warn_argument(
             f"chat_messages should be a dict of agent -> list of message dicts (earlier conversations), or None; "
             f"got {shown(chat_messages)}. It is read as no earlier conversations."
         )
-        return defaultdict(list)
+        return defaultdict(History)
     if not isinstance(chat_messages, dict):
         raise TypeError(
             f"chat_messages must be a dict of agent -> list of message dicts (earlier conversations), or None; "
@@ -271,4 +272,4 @@ def conversations(chat_messages: Any) -> dict[Agent, list[dict[str, Any]]]:
     if isinstance(chat_messages, defaultdict):
         return chat_messages
     # The lists are kept (not copied); a plain dict would fail on the first message to a new peer.
-    return defaultdict(list, chat_messages)
+    return defaultdict(History, chat_messages)

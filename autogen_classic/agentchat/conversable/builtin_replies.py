@@ -23,6 +23,7 @@ from .human_reply import human_reply_message, plan_human_input, stop_reason
 from .guards.safeguard_hooks import (
     a_guarded_tool_call, guarded_model_reply, guarded_model_request, guarded_tool_call, has_llm_hooks, has_tool_hooks,
 )
+from .history import peek
 from .tool_responses import unroll_tool_responses
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def _request(self: "ConversableAgent", conversation: list[dict[str, Any]]) -> tu
     request, so a long chat does not re-read its whole history on every call to find out.
     """
     messages = self._oai_system_message + conversation
-    context = messages[-1].get("context")
+    context = peek(messages, -1).get("context")
     if self._tool_response_scan.is_plain(conversation):
         return context, messages
     return context, unroll_tool_responses(messages)
@@ -91,7 +92,7 @@ def generate_oai_reply_from_client(
 ) -> Union[str, dict[str, Any], None]:
     """Ask ``llm_client`` for the next message of ``messages`` (``kwargs``: further request options)."""
     response = llm_client.create(
-        context=messages[-1].get("context"), messages=unroll_tool_responses(messages), cache=cache, agent=self,
+        context=peek(messages, -1).get("context"), messages=unroll_tool_responses(messages), cache=cache, agent=self,
         **kwargs,
     )
     return _reply_from_response(self, llm_client, response)
@@ -192,7 +193,7 @@ def generate_function_call_reply(
     """Execute a legacy ``function_call`` in the last message."""
     execute, a_execute = _executors(self)
     reply = function_call_reply(
-        self._function_map, _conversation(self, messages, sender)[-1], execute=execute, a_execute=a_execute
+        self._function_map, peek(_conversation(self, messages, sender), -1), execute=execute, a_execute=a_execute
     )
     return (False, None) if reply is None else (True, reply)
 
@@ -204,7 +205,7 @@ async def a_generate_function_call_reply(
     """(async) Execute a legacy ``function_call``; async functions are awaited."""
     execute, a_execute = _executors(self)
     reply = await a_function_call_reply(
-        self._function_map, _conversation(self, messages, sender)[-1], execute=execute, a_execute=a_execute
+        self._function_map, peek(_conversation(self, messages, sender), -1), execute=execute, a_execute=a_execute
     )
     return (False, None) if reply is None else (True, reply)
 
@@ -214,7 +215,7 @@ def generate_tool_calls_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """Execute the ``tool_calls`` of the last message; a tool's error is its result, never raised."""
-    message = _conversation(self, messages, sender)[-1]
+    message = peek(_conversation(self, messages, sender), -1)
     execute, a_execute = _executors(self)
     reply = tool_calls_reply(self._function_map, message.get("tool_calls") or [], execute=execute, a_execute=a_execute)
     return (False, None) if reply is None else (True, reply)
@@ -225,7 +226,7 @@ async def a_generate_tool_calls_reply(
     config: Optional[Any] = None,
 ) -> Reply:
     """(async) Execute the ``tool_calls`` of the last message, concurrently."""
-    message = _conversation(self, messages, sender)[-1]
+    message = peek(_conversation(self, messages, sender), -1)
     reply = await a_tool_calls_reply(self._function_map, message.get("tool_calls") or [], a_execute=_executors(self)[1])
     return (False, None) if reply is None else (True, reply)
 
@@ -286,7 +287,7 @@ def check_termination_and_human_reply(
     if iostream is not None:  # the default stream for this call, so that overrides of get_human_input see it too
         with IOStream.set_default(iostream):
             return check_termination_and_human_reply(self, messages, sender, config)
-    message = _conversation(self, messages, sender)[-1]
+    message = peek(_conversation(self, messages, sender), -1)
     plan = _plan(self, message, sender)
     reply = self.get_human_input(plan.prompt) if plan.prompt is not None else ""
     return _apply_human_reply(self, plan, reply, message, sender)
@@ -300,7 +301,7 @@ async def a_check_termination_and_human_reply(
     if iostream is not None:
         with IOStream.set_default(iostream):
             return await a_check_termination_and_human_reply(self, messages, sender, config)
-    message = _conversation(self, messages, sender)[-1]
+    message = peek(_conversation(self, messages, sender), -1)
     plan = _plan(self, message, sender)
     reply = await self.a_get_human_input(plan.prompt) if plan.prompt is not None else ""
     return _apply_human_reply(self, plan, reply, message, sender)

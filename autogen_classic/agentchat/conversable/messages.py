@@ -11,6 +11,8 @@ import threading
 
 from typing import Any, Mapping, Optional, Union
 
+from .history import SharedMessage
+
 __all__ = [
     "OAI_MESSAGE_KEYS",
     "check_message_fields",
@@ -145,25 +147,26 @@ class _LastConversion(threading.local):
 
     A group chat manager stores each message once per participant and every participant stores it
     as received: the same dict converted with the same role and default name over and over. The
-    result is computed and checked once, and each agent stores its own top-level copy.
+    result is computed and checked once, and histories hold that one ``SharedMessage``.
     """
 
     def __init__(self) -> None:
         self.source: Optional[Mapping[str, Any]] = None
         self.snapshot: dict[str, Any] = {}
-        self.results: dict[tuple[str, str], Optional[dict[str, Any]]] = {}
+        self.results: dict[tuple[str, str], Optional[SharedMessage]] = {}
 
 
 _last = _LastConversion()
 
 
 def to_oai_message(
-    message: Mapping[str, Any], role: str, *, default_name: str
+    message: Mapping[str, Any], role: str, *, default_name: str, shared: bool = False
 ) -> Optional[dict[str, Any]]:
     """Build the stored OpenAI message from ``message``, or ``None`` if it carries nothing.
 
     Converting the same, unchanged message again with the same ``role`` and ``default_name``
-    gives a fresh copy of the first result (a broadcast is converted and checked once).
+    gives the first result again (a broadcast is converted and checked once): with ``shared``, that
+    very ``SharedMessage``, for a :class:`~.history.History` to hold; else a fresh copy of it.
 
     ``role`` is the role from the keeping agent's point of view ("assistant" when it sent the
     message, "user" when it received it); function and tool results keep their own role, an
@@ -180,9 +183,12 @@ def to_oai_message(
         memo.source, memo.snapshot, memo.results = message, dict(message), {}
     key = (role, default_name)
     if key not in memo.results:
-        memo.results[key] = _convert(message, role, default_name)
+        converted = _convert(message, role, default_name)
+        memo.results[key] = None if converted is None else SharedMessage(converted)
     result = memo.results[key]
-    return None if result is None else dict(result)
+    if result is None or shared:
+        return result
+    return dict(result)
 
 
 def _convert(message: Mapping[str, Any], role: str, default_name: str) -> Optional[dict[str, Any]]:

@@ -298,7 +298,11 @@ class ReplyPipelineMixin:
             hook(self, messages)
 
     def process_last_received_message(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Let hooks rewrite the text of the last received message (on a copy of the list)."""
+        """Let hooks rewrite the text of the last received message.
+
+        As in the classic packages, the rewritten text replaces the content of the stored last message
+        (of this agent's history only), and a copy of the list is returned.
+        """
         hooks = self.hook_lists["process_last_received_message"]
         if not hooks or not messages:
             return messages
@@ -312,7 +316,9 @@ class ReplyPipelineMixin:
             content = hook(content)
         if content == last["content"]:
             return messages
-        return messages[:-1] + [{**last, "content": content}]
+        messages = messages.copy()
+        messages[-1]["content"] = content
+        return messages
 
     def process_all_messages_before_reply(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Let hooks transform the whole message list before a reply is generated."""

@@ -53,7 +53,7 @@ from .structured import (
     setting_or,
     structured_prompt_messages,
 )
-from .trace import SelectionAttempt, SelectionRecord
+from .trace import SelectionAttempt, SelectionRecord, shared_mentions, shared_text
 
 __all__ = [
     "SpeakerSelectorChat",
@@ -405,7 +405,9 @@ class SpeakerSelectorChat:
                 self._end_session()
                 raise
         finally:
-            record.usage = usage_delta(before, usage_totals(self.client))
+            delta = usage_delta(before, usage_totals(self.client))
+            if delta:  # the record's own empty dict otherwise
+                record.usage = delta
         return self._finish(groupchat, last_speaker)
 
     # ------------------------------------------------------------- structured selection
@@ -502,9 +504,8 @@ class SpeakerSelectorChat:
         assert session is not None
         record = session.record
         if session.chosen is not None:
-            record.reason = (
-                f"auto: the model named {session.chosen.name} "
-                f"(attempt {session.attempt} of {session.max_attempts})"
+            record.reason = shared_text(
+                f"auto: the model named {session.chosen.name} (attempt {session.attempt} of {session.max_attempts})"
             )
             return session.chosen
         fallback = groupchat.next_agent(last_speaker, session.agents)
@@ -527,7 +528,7 @@ class SpeakerSelectorChat:
         session.attempt += 1
         attempts_left = session.max_attempts - session.attempt
         text, mentions, outcome = read_answer(messages, session.agents)
-        attempt = SelectionAttempt(session.prompt_role, text, mentions, outcome)  # type: ignore[arg-type]
+        attempt = SelectionAttempt(session.prompt_role, text, shared_mentions(mentions), outcome)  # type: ignore[arg-type]
         session.record.attempts.append(attempt)
         if groupchat.select_speaker_auto_verbose:
             print_attempt(outcome, session.attempt, session.max_attempts, mentions)

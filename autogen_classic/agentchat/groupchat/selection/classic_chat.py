@@ -236,7 +236,9 @@ def selection_steps(
             yield NestedChatStep(checking, selecting, start, 2 * max(1, max_attempts),
                                  not groupchat.select_speaker_auto_verbose)
         finally:
-            record.usage = usage_delta(before, usage_totals(client))
+            delta = usage_delta(before, usage_totals(client))
+            if delta:  # the record's own empty dict otherwise
+                record.usage = delta
         history = list(checking.chat_messages.get(selecting, []))
     finally:
         if not custom:

@@ -41,7 +41,7 @@ from .auto import NO_SELECTION_MODEL, SpeakerSelectorChat, selector_chat_for
 from .candidates import agent_name, candidate_agents
 from .manual import console_choice
 from .state import GroupState, check_speaker_selection_method, overridden
-from .trace import HandoffStep, SelectionRecord
+from .trace import HandoffStep, SelectionRecord, shared_text
 from ..steps import a_run_steps, run_steps
 
 __all__ = [
@@ -121,8 +121,8 @@ def _resolve_method(
             )
     # ValueError for an unknown name, AttributeError for a value that is not a str, as in the classic package.
     check_speaker_selection_method(method, groupchat._VALID_SPEAKER_SELECTION_METHODS)
-    record.method = method.lower()
-    return None, method.lower(), prefix
+    record.method = shared_text(method.lower())
+    return None, record.method, prefix
 
 
 def _check_population(groupchat: GroupState, last_speaker: Agent, method: str) -> None:
@@ -197,13 +197,13 @@ def _prepare(groupchat: GroupState, last_speaker: Agent, ctx: _Selection, model_
         record.reason = f"{prefix}the only agent able to execute the suggested function call"
         chosen = pinned
     elif len(candidates) == 1:
-        record.reason = f"{prefix}the only eligible candidate"
+        record.reason = shared_text(f"{prefix}the only eligible candidate")
         chosen = candidates[0]
     elif method == "round_robin":
-        record.reason = f"{prefix}round robin after {agent_name(last_speaker)}"
+        record.reason = shared_text(f"{prefix}round robin after {agent_name(last_speaker)}")
         chosen = groupchat.next_agent(last_speaker, candidates)
     elif method == "random":
-        record.reason = f"{prefix}random choice among {len(candidates)} candidates"
+        record.reason = shared_text(f"{prefix}random choice among {len(candidates)} candidates")
         chosen = (getattr(groupchat, "random_source", None) or random).choice(candidates)
     elif method == "manual":
         chosen, why = console_choice(candidates, record, groupchat)

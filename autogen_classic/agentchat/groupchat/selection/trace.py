@@ -259,6 +259,46 @@ class ManualPick:
         )
 
 
+_SHARED_STEPS: dict[tuple[str, tuple[str, ...]], FilterStep] = {}
+_SHARED_TEXTS: dict[str, str] = {}
+_MOST_SHARED = 4096  # a bound for chats of ever-new names: the caches start again when full
+
+
+def shared_step(name: str, candidates: tuple[str, ...]) -> FilterStep:
+    """The one :class:`FilterStep` of ``name`` with ``candidates`` that records share."""
+    key = (name, candidates)
+    step = _SHARED_STEPS.get(key)
+    if step is None:
+        if len(_SHARED_STEPS) >= _MOST_SHARED:
+            _SHARED_STEPS.clear()
+        step = _SHARED_STEPS[key] = FilterStep(name, list(candidates))
+    return step
+
+
+def shared_text(text: str) -> str:
+    """``text``, as the one copy the records of a log share (reasons and method names repeat round after round)."""
+    kept = _SHARED_TEXTS.get(text)
+    if kept is None:
+        if len(_SHARED_TEXTS) >= _MOST_SHARED:
+            _SHARED_TEXTS.clear()
+        kept = _SHARED_TEXTS[text] = text
+    return kept
+
+
+_SHARED_MENTIONS: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+
+
+def shared_mentions(mentions: dict[str, int]) -> dict[str, int]:
+    """The one dict equal to ``mentions`` that attempts share (a selector names the same agents again and again)."""
+    key = tuple(mentions.items())
+    kept = _SHARED_MENTIONS.get(key)
+    if kept is None:
+        if len(_SHARED_MENTIONS) >= _MOST_SHARED:
+            _SHARED_MENTIONS.clear()
+        kept = _SHARED_MENTIONS[key] = mentions
+    return kept
+
+
 @dataclass(slots=True)
 class SelectionRecord:
     """One speaker-selection decision.
@@ -295,8 +335,12 @@ class SelectionRecord:
     manual: ManualPick | None = None
 
     def add_step(self, name: str, agents: Iterable[Any]) -> None:
-        """Record the candidates (agents or names) left after the step ``name``."""
-        self.steps.append(FilterStep(name, [a if isinstance(a, str) else a.name for a in agents]))
+        """Record the candidates (agents or names) left after the step ``name``.
+
+        Records of the same step with the same candidates share one :class:`FilterStep` (a log holds few
+        distinct ones, round after round); treat a record's steps as read-only.
+        """
+        self.steps.append(shared_step(name, tuple(a if isinstance(a, str) else a.name for a in agents)))
 
     def candidates(self) -> list[str]:
         """The names of the candidates after the last recorded step ([] before any step)."""
