@@ -11,9 +11,9 @@ each filter (:class:`FilterStep`), what each conditional speaker transition deci
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ....logger.redaction import redact_secrets
 
@@ -30,6 +30,8 @@ __all__ = [
     "selection_log_from_json",
     "selection_log_to_json",
 ]
+
+_T = TypeVar("_T")
 
 Outcome = Literal["selected", "multiple", "none", "invalid"]
 _OUTCOMES = ("selected", "multiple", "none", "invalid")
@@ -261,42 +263,33 @@ class ManualPick:
 
 _SHARED_STEPS: dict[tuple[str, tuple[str, ...]], FilterStep] = {}
 _SHARED_TEXTS: dict[str, str] = {}
-_MOST_SHARED = 4096  # a bound for chats of ever-new names: the caches start again when full
+_SHARED_MENTIONS: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+_MOST_SHARED = 4096  # a bound for chats of ever-new names: a cache starts again when full
+
+
+def _kept(cache: dict[Any, _T], key: Any, make: Callable[[], _T]) -> _T:
+    """What ``cache`` keeps under ``key``, made by ``make()`` the first time."""
+    kept = cache.get(key)
+    if kept is None:
+        if len(cache) >= _MOST_SHARED:
+            cache.clear()
+        kept = cache[key] = make()
+    return kept
 
 
 def shared_step(name: str, candidates: tuple[str, ...]) -> FilterStep:
     """The one :class:`FilterStep` of ``name`` with ``candidates`` that records share."""
-    key = (name, candidates)
-    step = _SHARED_STEPS.get(key)
-    if step is None:
-        if len(_SHARED_STEPS) >= _MOST_SHARED:
-            _SHARED_STEPS.clear()
-        step = _SHARED_STEPS[key] = FilterStep(name, list(candidates))
-    return step
+    return _kept(_SHARED_STEPS, (name, candidates), lambda: FilterStep(name, list(candidates)))
 
 
 def shared_text(text: str) -> str:
     """``text``, as the one copy the records of a log share (reasons and method names repeat round after round)."""
-    kept = _SHARED_TEXTS.get(text)
-    if kept is None:
-        if len(_SHARED_TEXTS) >= _MOST_SHARED:
-            _SHARED_TEXTS.clear()
-        kept = _SHARED_TEXTS[text] = text
-    return kept
-
-
-_SHARED_MENTIONS: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+    return _kept(_SHARED_TEXTS, text, lambda: text)
 
 
 def shared_mentions(mentions: dict[str, int]) -> dict[str, int]:
     """The one dict equal to ``mentions`` that attempts share (a selector names the same agents again and again)."""
-    key = tuple(mentions.items())
-    kept = _SHARED_MENTIONS.get(key)
-    if kept is None:
-        if len(_SHARED_MENTIONS) >= _MOST_SHARED:
-            _SHARED_MENTIONS.clear()
-        kept = _SHARED_MENTIONS[key] = mentions
-    return kept
+    return _kept(_SHARED_MENTIONS, tuple(mentions.items()), lambda: mentions)
 
 
 @dataclass(slots=True)
