@@ -17,8 +17,8 @@ Measured per package:
    1,600-round chat. A short chat of the same kind runs first, so lazy imports are not counted.
 2. A 10,000-round chat, each in a fresh subprocess WITHOUT tracemalloc (it would slow every allocation):
    the mean time per round over the first and the last 1,000 rounds (from a reply function registered
-   at position 0, as in bench_orchestration), and the growth of peak RSS (``getrusage`` ``ru_maxrss``)
-   over the RSS just before the chat.
+   at position 0, as in bench_orchestration), and the peak RSS (``getrusage`` ``ru_maxrss``; on Linux
+   reset just before the chat through ``/proc/self/clear_refs``) less the RSS just before the chat.
 3. A study: 200 round_robin chats of 50 rounds one after another, keeping every ``groupchat.messages``
    (the transcripts) and dropping the rest: tracemalloc peak, and what stays allocated at the end.
 
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 # Only the standard library at module level: the reference interpreters run this file too.
 import argparse
+import contextlib
 import gc
 import importlib
 import json
@@ -57,7 +58,7 @@ STUDY_CHATS, QUICK_STUDY_CHATS, STUDY_ROUNDS = 200, 20, 50
 WINDOW = 1000  # rounds averaged for the first and last time per round of the long chat
 WARM_UP_ROUNDS = 20
 MIB = 2**20
-REFERENCES = (("ag2", "--ag2", "AG2_073_PYTHON"), ("autogen", "--autogen-014", "AUTOGEN_0141_PYTHON"))
+REFERENCES = (("ag2 0.7.3", "--ag2", "AG2_073_PYTHON"), ("autogen 0.14.1", "--autogen-014", "AUTOGEN_0141_PYTHON"))
 LLM_CONFIG = {"config_list": [{"model": bo.MODEL, "model_client_cls": bo.InstantClient.__name__}], "cache_seed": None}
 
 
@@ -71,18 +72,15 @@ class Runnable:
     keep: list[Any] = field(default_factory=list)  # objects kept alive with the chat
 
 
-def _stamper(stamps: list[float]) -> Callable[..., tuple[bool, None]]:
-    def stamp(recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> tuple[bool, None]:
-        stamps.append(time.perf_counter())
-        return False, None  # go on to the fixed reply
-
-    return stamp
-
-
 def build_pattern(module: Any, rounds: int) -> Runnable:
     """The eight agents in a ring of after-work hand-offs with context variables, as the package supports it."""
     agentchat = importlib.import_module(module.__name__ + ".agentchat")
     stamps: list[float] = []
+
+    def stamp(recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> tuple[bool, None]:
+        stamps.append(time.perf_counter())
+        return False, None  # go on to the fixed reply
+
     new_api = hasattr(agentchat, "initiate_group_chat")
     if not new_api and not all(hasattr(module, n) for n in ("initiate_swarm_chat", "AFTER_WORK", "SwarmAgent")):
         raise RuntimeError("has neither initiate_group_chat nor initiate_swarm_chat/AFTER_WORK/SwarmAgent")
@@ -90,7 +88,7 @@ def build_pattern(module: Any, rounds: int) -> Runnable:
     agents = [cls(bo.agent_name(i), llm_config=False, human_input_mode="NEVER", default_auto_reply=bo.fixed_reply(i),
                   max_consecutive_auto_reply=10**9) for i in range(bo.AGENTS)]
     for agent in agents:
-        agent.register_reply([module.Agent, None], _stamper(stamps), position=0)
+        agent.register_reply([module.Agent, None], stamp, position=0)
     done: list[Any] = []
     if new_api:
         group = importlib.import_module(module.__name__ + ".agentchat.group")
@@ -149,18 +147,13 @@ def measure_slope(module: Any, workload: str, sizes: Sequence[int]) -> dict[str,
     return {"small": measure_chat(module, workload, sizes[0]), "large": measure_chat(module, workload, sizes[1])}
 
 
-def _rss_bytes() -> int:
-    """The current resident set size (Linux /proc), else the peak so far."""
-    try:
-        with open("/proc/self/statm") as statm:
+def _rss_bytes(peak: bool = False) -> int:
+    """The current resident set size (Linux /proc; elsewhere the peak), or the peak so far (getrusage)."""
+    if not peak:
+        with contextlib.suppress(OSError, ValueError, IndexError), open("/proc/self/statm") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return _maxrss_bytes()
-
-
-def _maxrss_bytes() -> int:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
+    maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return maxrss if sys.platform == "darwin" else maxrss * 1024  # bytes on macOS, KiB elsewhere
 
 
 def long_chat(module: Any, workload: str, rounds: int) -> dict[str, Any]:
@@ -168,6 +161,8 @@ def long_chat(module: Any, workload: str, rounds: int) -> dict[str, Any]:
     run(module, build(module, workload, WARM_UP_ROUNDS))
     gc.collect()
     chat = build(module, workload, rounds)
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")  # Linux: the peak RSS (ru_maxrss, VmHWM) starts again from the current RSS
     rss_before = _rss_bytes()
     start = time.perf_counter()
     run(module, chat)
@@ -177,7 +172,7 @@ def long_chat(module: Any, workload: str, rounds: int) -> dict[str, Any]:
     first, last = gaps[:window], gaps[-window:]
     return {"rounds": rounds, "messages": len(chat.messages()), "seconds": seconds, "window": window,
             "first_us": 1e6 * sum(first) / max(1, len(first)), "last_us": 1e6 * sum(last) / max(1, len(last)),
-            "peak_rss": max(0, _maxrss_bytes() - rss_before)}
+            "peak_rss": max(0, _rss_bytes(peak=True) - rss_before)}
 
 
 def long_chat_subprocess(package: str, workload: str, rounds: int) -> dict[str, Any]:
@@ -225,8 +220,8 @@ def run_all(package: str, cfg: argparse.Namespace) -> dict[str, Any]:
     module = bo.load_package(package)
     slope: dict[str, Any] = {}
     longs: dict[str, Any] = {}
-    out: dict[str, Any] = {"package": package, "version": getattr(module, "__version__", "?"),
-                           "python": sys.version.split()[0], "slope": slope, "long": longs}
+    out = {"package": package, "version": getattr(module, "__version__", "?"), "python": sys.version.split()[0],
+           "slope": slope, "long": longs}
     for workload in cfg.workloads:
         print(f"  {package}: slope {workload}", file=sys.stderr, flush=True)
         _guard(slope, workload, lambda: measure_slope(module, workload, cfg.sizes))
@@ -255,53 +250,42 @@ def run_reference(python: str, cfg: argparse.Namespace) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------------- report
-class Report:
-    """Builds the side-by-side tables; cells that cannot be filled get '-' and a numbered footnote."""
-
-    def __init__(self, results: Sequence[dict[str, Any]]) -> None:
-        self.results = results
-        self.notes: list[str] = []
-
-    def cell(self, index: int, get: Callable[[dict[str, Any]], Any], fmt: str) -> tuple[str, float | None]:
-        """The formatted value of result ``index`` (and the raw number), or '-' with a footnote."""
-        result = self.results[index]
-        try:
-            value = get(result)
-        except KeyError:
-            return "-", None  # not measured in this run
-        except _Missing as missing:
-            note = f"{result['label']}: {missing}"
-            if note not in self.notes:
-                self.notes.append(note)
-            return f"-[{self.notes.index(note) + 1}]", None
-        return format(value, fmt), value
-
-    def table(self, title: str, rows: Sequence[tuple[str, Callable[[dict[str, Any]], Any], str, bool]]) -> list[str]:
-        """One table: a row per (label, getter, format, ratio?); the ratio is ours over the better reference."""
-        header = ["workload", *(r["label"] for r in self.results), "vs better ref"]
-        body = []
-        for label, get, fmt, with_ratio in rows:
-            cells = [self.cell(i, get, fmt) for i in range(len(self.results))]
-            refs = [v for _, v in cells[1:] if v is not None]
-            ours = cells[0][1]
-            ratio = f"{ours / min(refs):.2f}x" if with_ratio and ours is not None and refs and min(refs) > 0 else "-"
-            body.append([label, *(text for text, _ in cells), ratio])
-        return ["", title, *bo._table(header, body)]
-
-
 class _Missing(Exception):
-    """A measurement a package could not make; its message is the footnote."""
+    """A measurement a package could not make; its message becomes a footnote."""
 
 
-def _part(result: dict[str, Any], *keys: str) -> dict[str, Any]:
-    if "error" in result:
-        raise _Missing(result["error"])
-    node = result
-    for key in keys:
-        node = node[key]
+def _get(result: dict[str, Any], *keys: str) -> Any:
+    """``result[k0][k1]...``; ``_Missing`` where the package or workload failed, KeyError if not measured."""
+    node: Any = result
+    for depth in range(len(keys) + 1):
         if isinstance(node, dict) and "error" in node:
-            raise _Missing(f"{' '.join(keys)}: {node['error']}")
+            raise _Missing(f"{' '.join(keys[:depth])}: {node['error']}" if depth else node["error"])
+        node = node[keys[depth]] if depth < len(keys) else node
     return node
+
+
+Row = tuple[str, Callable[[dict[str, Any]], Any], str, bool]  # label, value of a result, format, with ratio
+
+
+def _table(title: str, rows: Sequence[Row], results: Sequence[dict[str, Any]], notes: list[str]) -> list[str]:
+    """One table, a column per package; a cell that cannot be filled is '-' with a footnote added to ``notes``."""
+    body = []
+    for label, get, fmt, with_ratio in rows:
+        cells: list[tuple[str, float | None]] = []
+        for result in results:
+            try:
+                value = get(result)
+                cells.append((format(value, fmt), value))
+            except KeyError:
+                cells.append(("-", None))  # not measured in this run
+            except _Missing as missing:
+                note = f"{result['label']}: {missing}"
+                notes.extend([] if note in notes else [note])
+                cells.append((f"-[{notes.index(note) + 1}]", None))
+        ours, refs = cells[0][1], [v for _, v in cells[1:] if v is not None]
+        ratio = f"{ours / min(refs):.2f}x" if with_ratio and ours is not None and refs and min(refs) > 0 else "-"
+        body.append([label, *(text for text, _ in cells), ratio])
+    return ["", title, *bo._table(["workload", *(r["label"] for r in results), "vs better ref"], body)]
 
 
 def slope_per_1000(m: dict[str, Any]) -> float:
@@ -311,69 +295,77 @@ def slope_per_1000(m: dict[str, Any]) -> float:
 
 
 def format_report(results: Sequence[dict[str, Any]], cfg: argparse.Namespace) -> list[str]:
-    """All tables, then the footnotes."""
-    rep = Report(results)
+    """All tables, the message-count check, then the footnotes."""
+    notes: list[str] = []
     small, large = cfg.sizes
-    ours = results[0]
-    lines = [f"Memory of long group chats: {bo.AGENTS} agents, instant model; this package = {ours['package']} "
-             f"{ours['version']}, Python {ours['python']}; vs better ref = this package / the lower reference"]
-    lines += rep.table(
-        f"1. Memory retained per 1,000 messages, KiB: tracemalloc current bytes after gc.collect(), chat alive, "
-        f"slope between a {small:,}- and a {large:,}-round chat",
-        [(w, lambda r, w=w: slope_per_1000(_part(r, "slope", w)), ",.0f", True) for w in cfg.workloads])
-    lines += rep.table(
+    longs = cfg.long_workloads if cfg.long_rounds else []
+    lines = [f"Memory of long group chats: {bo.AGENTS} agents, instant model; this package = {results[0]['package']} "
+             f"{results[0]['version']}, Python {results[0]['python']}; vs better ref = this package / the lower "
+             f"of the two references"]
+    lines += _table(
+        f"1. Memory retained per 1,000 messages, KiB: slope of tracemalloc current bytes (after gc.collect(), chat "
+        f"alive) between a {small:,}- and a {large:,}-round chat",
+        [(w, lambda r, w=w: slope_per_1000(_get(r, "slope", w)), ",.0f", True) for w in cfg.workloads], results, notes)
+    lines += _table(
         f"   Peak of the {large:,}-round chat, MiB (tracemalloc peak above the start)",
-        [(w, lambda r, w=w: _part(r, "slope", w)["large"]["peak"] / MIB, ",.1f", True) for w in cfg.workloads])
-    if cfg.long_rounds:
-        rows = []
-        for w in cfg.long_workloads:
-            rows += [(f"{w} peak RSS MiB", lambda r, w=w: _part(r, "long", w)["peak_rss"] / MIB, ",.1f", True),
-                     (f"{w} first {WINDOW:,} µs/round", lambda r, w=w: _part(r, "long", w)["first_us"], ",.0f", True),
-                     (f"{w} last {WINDOW:,} µs/round", lambda r, w=w: _part(r, "long", w)["last_us"], ",.0f", True),
-                     (f"{w} last / first", lambda r, w=w: _part(r, "long", w)["last_us"] / _part(r, "long", w)
-                      ["first_us"], ".2f", False)]
-        lines += rep.table(
-            f"2. One {cfg.long_rounds:,}-round chat per workload in a fresh subprocess WITHOUT tracemalloc: time per "
-            f"round over the first and last {WINDOW:,} rounds; peak RSS = getrusage ru_maxrss minus the RSS before "
-            f"the chat", rows)
+        [(w, lambda r, w=w: _get(r, "slope", w, "large", "peak") / MIB, ",.1f", True) for w in cfg.workloads],
+        results, notes)
+    rows: list[Row] = []
+    for w in longs:
+        rows += [(f"{w} peak RSS MiB", lambda r, w=w: _get(r, "long", w, "peak_rss") / MIB, ",.1f", True),
+                 (f"{w} first {WINDOW:,} µs/round", lambda r, w=w: _get(r, "long", w, "first_us"), ",.0f", True),
+                 (f"{w} last {WINDOW:,} µs/round", lambda r, w=w: _get(r, "long", w, "last_us"), ",.0f", True),
+                 (f"{w} last / first", lambda r, w=w: _get(r, "long", w, "last_us") / _get(r, "long", w, "first_us"),
+                  ".2f", False)]
+    if rows:
+        lines += _table(
+            f"2. One {cfg.long_rounds:,}-round chat per workload, each in a fresh subprocess WITHOUT tracemalloc: "
+            f"time per round over the first and last {WINDOW:,} rounds; peak RSS = getrusage ru_maxrss (reset just "
+            f"before the chat via /proc/self/clear_refs) minus the RSS before the chat", rows, results, notes)
     if cfg.study_chats:
-        lines += rep.table(
+        lines += _table(
             f"3. Study: {cfg.study_chats} round_robin chats of {cfg.study_rounds} rounds one after another, every "
             f"groupchat.messages kept (tracemalloc, MiB)",
-            [("peak MiB", lambda r: _part(r, "study")["peak"] / MIB, ",.1f", True),
-             ("retained MiB (transcripts kept)", lambda r: _part(r, "study")["retained"] / MIB, ",.1f", True)])
-    counts = [(f"{w} {size_key} chat ({n:,} rounds)", lambda r, w=w, k=size_key: _part(r, "slope", w)[k]["messages"],
-               ",d", False) for w in cfg.workloads for size_key, n in (("small", small), ("large", large))]
-    counts += [(f"{w} long chat ({cfg.long_rounds:,} rounds)", lambda r, w=w: _part(r, "long", w)["messages"], ",d",
-                False) for w in (cfg.long_workloads if cfg.long_rounds else ())]
-    if cfg.study_chats:
-        counts.append((f"study, all chats ({cfg.study_chats * cfg.study_rounds:,} rounds)",
-                       lambda r: _part(r, "study")["messages"], ",d", False))
-    lines += rep.table("Messages per chat (each must equal its rounds)", counts)
-    lines += [""] + [f"[{i}] {note}" for i, note in enumerate(rep.notes, 1)]
-    return lines
+            [("peak MiB", lambda r: _get(r, "study", "peak") / MIB, ",.2f", True),
+             ("retained MiB (transcripts kept)", lambda r: _get(r, "study", "retained") / MIB, ",.2f", True)],
+            results, notes)
+    counts: list[Row] = [(f"{w} {k} chat ({n:,} rounds)", lambda r, w=w, k=k: _get(r, "slope", w, k, "messages"),
+                          ",d", False) for w in cfg.workloads for k, n in (("small", small), ("large", large))]
+    counts += [(f"{w} long chat ({cfg.long_rounds:,} rounds)", lambda r, w=w: _get(r, "long", w, "messages"), ",d",
+                False) for w in longs]
+    counts += [(f"study, all chats ({cfg.study_chats * cfg.study_rounds:,} rounds)",
+                lambda r: _get(r, "study", "messages"), ",d", False)] if cfg.study_chats else []
+    lines += _table("Messages per chat (each must equal its rounds)", counts, results, notes)
+    wrong = [f"{r['label']} {' '.join(path)}: {m['messages']} messages for {m['rounds'] * m.get('chats', 1)} rounds"
+             for r in results for path, m in _counted(r) if m["messages"] != m["rounds"] * m.get("chats", 1)]
+    lines.append("MESSAGE COUNTS DIFFER: " + "; ".join(wrong) if wrong else "Every measured chat ran all its rounds.")
+    return lines + [f"[{i}] {note}" for i, note in enumerate(notes, 1)]
+
+
+def _counted(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """Every measurement in ``node`` that has a message count, with its path of keys."""
+    if not isinstance(node, dict):
+        return []
+    found = [(path, node)] if "messages" in node and "rounds" in node else []
+    return found + [hit for key, value in node.items() for hit in _counted(value, (*path, key))]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sizes 100/400, a 2,000-round long chat, 20-chat study")
-    parser.add_argument("--sizes", type=int, nargs=2, metavar=("SMALL", "LARGE"), default=None,
+    parser.add_argument("--sizes", type=int, nargs=2, metavar=("SMALL", "LARGE"),
                         help=f"rounds of the two chats whose difference gives the slope (default {SIZES})")
-    parser.add_argument("--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS),
-                        help="workloads of the slope measurement")
-    parser.add_argument("--long-rounds", type=int, default=None,
-                        help=f"rounds of the long chat (default {LONG_ROUNDS:,}; 0 skips it)")
-    parser.add_argument("--long-workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS),
-                        help="workloads of the long chat")
-    parser.add_argument("--study-chats", type=int, default=None,
-                        help=f"chats of the study (default {STUDY_CHATS}; 0 skips it)")
+    parser.add_argument("--workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), help="of the slope")
+    parser.add_argument("--long-rounds", type=int, help=f"of the long chat (default {LONG_ROUNDS:,}; 0 skips it)")
+    parser.add_argument("--long-workloads", nargs="+", choices=WORKLOADS, default=list(WORKLOADS), help="long chats")
+    parser.add_argument("--study-chats", type=int, help=f"chats of the study (default {STUDY_CHATS}; 0 skips it)")
     parser.add_argument("--study-rounds", type=int, default=STUDY_ROUNDS, help="rounds of each study chat")
     parser.add_argument("--package", default="autogen_classic", help="the package measured (e.g. autogen)")
-    for name, flag, env in REFERENCES:
+    for _label, flag, env in REFERENCES:
         parser.add_argument(flag, metavar="PYTHON", default=os.environ.get(env),
                             help=f"interpreter with the reference `autogen` (default ${env}; '' skips it)")
     parser.add_argument("--json", action="store_true", help="measure --package only and print JSON")
-    parser.add_argument("--long-worker", choices=WORKLOADS, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--long-worker", choices=WORKLOADS, help=argparse.SUPPRESS)  # one long chat, as JSON
     return parser
 
 
@@ -395,21 +387,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if cfg.long_worker:
         print(json.dumps(long_chat(bo.load_package(cfg.package), cfg.long_worker, cfg.long_rounds)))
         return 0
-    if cfg.json:
-        print(json.dumps(run_all(cfg.package, cfg)))
-        return 0
     print(f"measuring {cfg.package} ...", file=sys.stderr, flush=True)
-    results = [{**run_all(cfg.package, cfg), "label": "this package"}]
-    for name, flag, env in REFERENCES:
+    try:
+        ours = run_all(cfg.package, cfg)
+    except (ImportError, ValueError) as exc:
+        parser.error(f"--package {cfg.package!r} cannot be measured: {exc}")
+    if cfg.json:
+        print(json.dumps(ours))
+        return 0
+    results = [{**ours, "label": "this package"}]
+    for expected, flag, env in REFERENCES:
         python = getattr(cfg, flag.lstrip("-").replace("-", "_"))
-        expected = "ag2 0.7.3" if name == "ag2" else "autogen 0.14.1"
         if not python:
             results.append({"label": expected, "error": f"not run: pass {flag} PYTHON or set ${env}"})
             continue
         print(f"measuring {expected} with {python} ...", file=sys.stderr, flush=True)
         try:
             ref = run_reference(python, cfg)
-            results.append({**ref, "label": f"{name} {ref['version']}"})
+            results.append({**ref, "label": f"{expected.split()[0]} {ref['version']}"})
         except (RuntimeError, ValueError) as exc:
             results.append({"label": expected, "error": str(exc)})
     print("\n".join(format_report(results, cfg)))

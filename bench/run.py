@@ -26,6 +26,10 @@ Sections (in this order; ``--sections`` picks some):
   handoffs, ``initiate_group_chat``) with 8 scripted agents for 400 and 1,600 rounds, beside autogen 0.14
   run by ``--compare-014 PYTHON`` (default ``$AUTOGEN_0141_PYTHON``); target 3x its rounds/s
   (bench_group_patterns.py; ``--quick``: 100 and 400 rounds).
+- ``memory``: memory per 1,000 messages (round_robin, auto, a pattern chat), 10,000-round chats (peak memory,
+  time per round first and last) and a 200-chat study, beside ag2 0.7.3 (``$AG2_073_PYTHON``) and autogen 0.14.1
+  (``--compare-014`` or ``$AUTOGEN_0141_PYTHON``) when they are given (bench_memory.py; ``--quick``: 100 and
+  400 rounds, a 2,000-round chat, 20 chats).
 
 Each section runs as its own script in a fresh interpreter, so sections cannot disturb each
 other's timings. ``--quick`` runs the short variant of each section. ``--compare PYTHON`` adds the reference
@@ -48,7 +52,7 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 SECTIONS = ("orchestration", "scale", "selection", "client", "local_tools", "embedded_model", "redis_cache",
-            "docker_exec", "studies", "token_count", "group_patterns")
+            "docker_exec", "studies", "token_count", "group_patterns", "memory")
 UNAVAILABLE = 2
 """The exit code of a section whose engine or server cannot be used here: reported as skipped, not failed."""
 NEEDS_A_SERVER = ("redis_cache", "docker_exec")
@@ -61,6 +65,8 @@ def section_argv(name: str, quick: bool, compare: str | None, compare_014: str |
         raise ValueError(f"name must be one of {', '.join(SECTIONS)}, got {name!r}")
     if name == "group_patterns":  # its reference must have the 0.14 group API: its own interpreter
         return (["--quick"] if quick else []) + (["--compare", compare_014] if compare_014 else [])
+    if name == "memory":  # its references come from --compare-014 or the environment (see bench_memory.py)
+        return (["--quick"] if quick else []) + (["--autogen-014", compare_014] if compare_014 else [])
     if name == "orchestration":
         # Measured as a script sees it: the default console prints (to os.devnull) in both packages.
         return ["--output", "console"] + (["--quick"] if quick else []) + (["--compare", compare] if compare else [])

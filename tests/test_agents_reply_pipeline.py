@@ -215,3 +215,31 @@ def test_hooks_on_received_messages(console: ScriptedIOStream) -> None:
     assert alice.chat_messages[bob][0]["content"] == "hi!"
     assert bob.chat_messages[alice][0]["content"] == "hi"
     assert states == [1]
+
+
+def test_reply_functions_do_not_outlive_their_agents(console: ScriptedIOStream) -> None:
+    """Whether a reply function is async is remembered without keeping it (or a bound method's owner) alive."""
+    import gc
+    import weakref
+
+    from autogen_classic.agentchat.conversable.reply_pipeline import is_async_reply_function
+
+    class Owner:
+        def reply(self, recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> Any:
+            return True, "from the owner"
+
+        async def a_reply(self, recipient: Any, messages: Any = None, sender: Any = None, config: Any = None) -> Any:
+            return True, "from the owner"
+
+    owners = []
+    for index in range(5):
+        owner = Owner()
+        owners.append(weakref.ref(owner))
+        alice, bob = _agent(f"alice{index}"), _agent(f"bob{index}", max_consecutive_auto_reply=1)
+        alice.register_reply([Agent, None], owner.reply, position=0)
+        result = bob.initiate_chat(alice, message="hi", max_turns=1, silent=True)
+        assert result.chat_history[-1]["content"] == "from the owner"
+        assert is_async_reply_function(owner.a_reply) and not is_async_reply_function(owner.reply)
+        del owner, alice, bob, result
+    gc.collect()
+    assert [ref() for ref in owners] == [None] * 5

@@ -5,8 +5,11 @@ No timing is asserted here; the timings belong to the benchmark's own output.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -379,3 +382,42 @@ def test_group_patterns_rejects_bad_input_and_is_a_suite_section(group_patterns:
         "--quick", "--compare", "/py014"]  # fmt: skip
     assert suite.section_argv("group_patterns", quick=False, compare=None) == []
     assert suite.section_script("group_patterns").name == "bench_group_patterns.py"
+
+
+# ------------------------------------------------------------------------------------------ memory
+@pytest.fixture(scope="module")
+def bench_memory() -> ModuleType:
+    return load_bench_script("bench_memory")
+
+
+def test_memory_section_measures_every_workload_and_counts_its_messages(bench_memory: ModuleType) -> None:
+    done = subprocess.run(
+        [sys.executable, str(Path(bench_memory.__file__)), "--sizes", "20", "60", "--long-rounds", "120",
+         "--study-chats", "3", "--json"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )
+    result = json.loads(done.stdout)
+    assert result["package"] == "autogen_classic"
+    for workload in bench_memory.WORKLOADS:
+        sizes = result["slope"][workload]
+        assert (sizes["small"]["messages"], sizes["large"]["messages"]) == (20, 60)
+        # a longer chat keeps more, and less than the 17 dicts per message the classic packages keep
+        per_message = (sizes["large"]["retained"] - sizes["small"]["retained"]) / 40
+        assert 0 < per_message < 17 * 232
+        long = result["long"][workload]
+        assert long["messages"] == 120 and long["first_us"] > 0 and long["last_us"] > 0
+    assert result["study"]["messages"] == 150 and result["study"]["peak"] >= result["study"]["retained"] > 0
+    env = {k: v for k, v in os.environ.items() if k not in ("AG2_073_PYTHON", "AUTOGEN_0141_PYTHON")}
+    tables = subprocess.run(
+        [sys.executable, str(Path(bench_memory.__file__)), "--sizes", "20", "40", "--long-rounds", "0",
+         "--study-chats", "2", "--workloads", "round_robin"],
+        capture_output=True, text=True, check=True, timeout=600, env=env,
+    ).stdout
+    assert "Memory retained per 1,000 messages" in tables and "Every measured chat ran all its rounds." in tables
+    assert "not run: pass --ag2 PYTHON or set $AG2_073_PYTHON" in tables  # a reference not given is a footnote
+
+
+def test_memory_section_is_in_the_suite(bench_memory: ModuleType) -> None:
+    runner = load_bench_script("run")
+    assert "memory" in runner.SECTIONS and runner.section_script("memory") == Path(bench_memory.__file__)
+    assert runner.section_argv("memory", True, None, "/ref/python") == ["--quick", "--autogen-014", "/ref/python"]

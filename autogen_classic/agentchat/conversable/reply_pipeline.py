@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import weakref
 from itertools import repeat
 from typing import Any, Callable, Optional, Union
 
@@ -41,16 +42,20 @@ def _is_shadowed_sync_builtin(reply_func: Any, registered: set[Any]) -> bool:
         getattr(builtin_replies, twin) in registered
 
 
-@functools.lru_cache(maxsize=1024)
-def _is_async_cached(func: Callable[..., Any]) -> bool:
-    return inspect.iscoroutinefunction(func)
+# Held weakly: a remembered answer must not keep a reply function (or the agent of a bound method) alive
+# after its agent is gone, as a study of thousands of chats would otherwise pile them up.
+_ASYNC_ANSWERS: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
 def is_async_reply_function(func: Callable[..., Any]) -> bool:
     """``inspect.iscoroutinefunction``, remembered: every reply of every agent asks it of each reply function."""
+    key = getattr(func, "__func__", func)  # a bound method is made anew on each access; its function is not
     try:
-        return _is_async_cached(func)
-    except TypeError:  # an unhashable callable object
+        return _ASYNC_ANSWERS[key]
+    except KeyError:
+        answer = _ASYNC_ANSWERS[key] = inspect.iscoroutinefunction(func)
+        return answer
+    except TypeError:  # a callable that cannot be hashed or weakly referenced
         return inspect.iscoroutinefunction(func)
 
 
