@@ -8,6 +8,7 @@ real openai SDK.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import warnings
 
@@ -377,7 +378,10 @@ def test_the_clients_share_one_owner_for_what_they_have_in_common() -> None:
     assert all(getattr(models, name) is getattr(content_blocks, name) for name in content_blocks.__all__)
     assert OpenAICompletionsClient.get_usage is UnifiedResponseClient.get_usage
     assert OpenAICompletionsClient.__init__ is UnifiedResponseClient.__init__
-    assert OpenAIResponsesV2Client.create is OpenAIResponsesClient.create is ResponsesConversation.create
+    assert OpenAIResponsesClient.create is ResponsesConversation.create
+    # V2 only declares 0.14.1's answer type and goes through the same create
+    assert inspect.signature(OpenAIResponsesV2Client.create).return_annotation in ("UnifiedResponse", UnifiedResponse)
+    assert inspect.getsource(OpenAIResponsesV2Client.create).rstrip().endswith("return super().create(params)  # type: ignore[no-any-return]")
     response = UnifiedResponse(id="r", model="m", provider="p", messages=[], usage={"prompt_tokens": 2, "total_tokens": 2}, cost=0.5)
     shared = OpenAICompletionsClient.get_usage(response)
     assert shared == {"prompt_tokens": 2, "completion_tokens": 0, "total_tokens": 2, "cost": 0.5, "model": "m"}
