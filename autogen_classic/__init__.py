@@ -36,6 +36,7 @@ from .agentchat.contrib.message_filter import MessageFilterAgent, MessageFilterC
 from .agentchat.group.context_expression import ContextExpression
 from .agentchat.groupchat.selection.adapters import candidate_func_policy, selector_func_method
 from .agentchat.groupchat.stepping import GroupChatComplete
+from .agentchat.groupchat.fork import a_fork_group_chat, fork_group_chat
 from .agentchat.groupchat.transcript import load_transcript
 from .agentchat.termination import (
     AndTerminationCondition,
@@ -163,6 +164,7 @@ __all__ = [
     "selector_func_method",
     "AfterWork",
     "AfterWorkOption",
+    "a_fork_group_chat",
     "a_initiate_chats",
     "a_initiate_swarm_chat",
     "config_list_from_dotenv",
@@ -172,6 +174,7 @@ __all__ = [
     "config_list_openai_aoai",
     "default_llm_config",
     "filter_config",
+    "fork_group_chat",
     "gather_usage_summary",
     "get_config_list",
     "initiate_chats",
