@@ -1,4 +1,4 @@
-"""Forking a recorded group chat (fork_group_chat / a_fork_group_chat)."""
+"""Forking a recorded group chat (fork_group_chat / a_fork_group_chat) and sweeping forks (run_forks)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from autogen_classic import (
     fork_group_chat,
     load_transcript,
 )
+from autogen_classic.experiments import fork_label, run_forks
 
 NAMES = ("user", "planner", "coder", "critic")
 
@@ -256,3 +257,66 @@ def test_context_variables_need_agents_that_keep_them() -> None:
         del agent.context_variables  # stands for agents of another kind
     with pytest.raises(NotImplementedError, match="supported: speaker, message"):
         fork_group_chat(manager, RECORD, 2, context_variables={"a": 1})
+
+
+# ----------------------------------------------------------------- sweeping forks
+def test_a_sweep_gives_one_record_per_fork_in_order() -> None:
+    forks = [{"at_round": k, "speaker": name} for k in (1, 3) for name in ("coder", "critic")] + [{"at_round": 2}]
+    records = run_forks(build, RECORD, forks)
+    assert len(records) == 5 and [r.run for r in records] == [0, 1, 2, 3, 4]
+    assert [r.label for r in records] == [
+        "at_round=1 speaker=coder", "at_round=1 speaker=critic", "at_round=3 speaker=coder",
+        "at_round=3 speaker=critic", "at_round=2",
+    ]
+    for fork, rec in zip(forks, records):
+        expected = said(fork_group_chat(build(), RECORD, **fork).chat_history)
+        assert said(rec.messages) == expected and rec.speakers == [n for n, _ in expected]
+        assert rec.end_reason == "max_round (6) reached." and not rec.failed
+    assert records[0].speakers[1] == "coder" and records[3].speakers[3] == "critic"
+
+
+def test_a_sweep_seeds_every_fork_alike() -> None:
+    recorded = record("random", max_round=8)
+    forks = [{"at_round": 2}, {"at_round": 2}]
+    first, second = run_forks(lambda: build("random", max_round=8), recorded, forks, seed=3)
+    assert first.speakers == second.speakers
+
+
+def test_a_sweep_records_failed_forks_or_raises() -> None:
+    forks = [{"at_round": 2, "speaker": "ghost"}, {"at_round": 2, "speaker": "critic"}]
+    records = run_forks(build, RECORD, forks, on_error="record")
+    assert records[0].failed and "speaker 'ghost' is not an agent" in records[0].error
+    assert not records[1].failed and len(records.failed) == 1
+    with pytest.raises(ValueError, match="speaker 'ghost'"):
+        run_forks(build, RECORD, forks)
+
+
+def test_a_sweep_builds_a_manager_for_a_group_chat() -> None:
+    records = run_forks(lambda: build().groupchat, RECORD, [{"at_round": 1, "speaker": "critic"}])
+    assert records[0].speakers[:2] == ["user", "critic"]
+
+
+@pytest.mark.parametrize(
+    "forks, kwargs, error, text",
+    [
+        ({"at_round": 1}, {}, TypeError, "forks must be a list of dicts"),
+        ([3], {}, TypeError, "forks[0] must be a dict"),
+        ([{"speaker": "critic"}], {}, ValueError, "forks[0] has no 'at_round'"),
+        ([{"at_round": 1, "who": "x"}], {}, ValueError, "forks[0] has the unknown key(s) ['who']"),
+        ([{"at_round": 1, "speaker": object()}], {}, TypeError, "forks[0]['speaker'] must be an agent's name"),
+        ([{"at_round": 1}], {"on_error": "skip"}, ValueError, "on_error must be one of"),
+        ([{"at_round": 1}], {"seed": "1"}, TypeError, "seed must be None or an int"),
+    ],
+)
+def test_bad_sweeps_are_refused_before_any_fork_runs(
+    forks: Any, kwargs: dict[str, Any], error: type[Exception], text: str
+) -> None:
+    built: list[Any] = []
+    with pytest.raises(error) as caught:
+        run_forks(lambda: built.append(1) or build(), RECORD, forks, **kwargs)
+    assert text in str(caught.value) and built == []
+
+
+def test_fork_labels() -> None:
+    assert fork_label({"at_round": 2, "message": {"content": "hi"}}) == "at_round=2 message='hi'"
+    assert fork_label({"at_round": 4, "context_variables": {"a": 1}}) == "at_round=4 context_variables={'a': 1}"

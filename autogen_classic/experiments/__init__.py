@@ -21,8 +21,12 @@ Example::
 A factory may return a pattern instead (``DefaultPattern``, ``AutoPattern``, ...): its chats run through
 ``initiate_group_chat``, and each record counts the hand-off that caused every transition
 (``handoffs``, ``handoff_kinds``; :func:`handoff_counts`) and keeps the final ``context_variables``.
+
+:func:`run_forks` runs forks of one recorded chat instead (``{"at_round": 3, "speaker": "critic"}``, ...:
+see ``fork_group_chat``), one record per fork.
 """
 
+from .forks import fork_label, run_forks
 from .records import ChatRecord, RejectedChoice, allowed_transitions
 from .results import StudyResults, read_jsonl
 from .run_dir import StudyMismatchError
@@ -48,11 +52,13 @@ __all__ = [
     "a_run_group_chats",
     "allowed_transitions",
     "condition_counts",
+    "fork_label",
     "format_table",
     "handoff_counts",
     "handoff_kind_counts",
     "read_jsonl",
     "records_to_rows",
+    "run_forks",
     "run_group_chats",
     "speaker_counts",
     "transition_counts",
