@@ -147,11 +147,23 @@ def test_custom_selection(offline: Path) -> None:
 
 
 def test_save_and_resume(offline: Path) -> None:
-    text = _text(_execute("05_save_and_resume", offline))
+    notebook = _execute("05_save_and_resume", offline)
+    text = _text(notebook)
     assert "4 messages saved," in text
     assert "last message now: 'Thanks, that answers my question. '" in text
     assert "speakers: planner > coder > critic > user > planner > coder > critic > user" in text
     assert "ValueError: message_string must be a JSON list of message objects; got dict." in text
+    # Forking: the record kept up to round 1, then the critic (round robin then reaches the user, who ends it).
+    assert "recorded: planner > coder > critic > user\nfork at round 1, critic speaks: planner > critic > user\n" in text
+    assert "first message kept: True | end reason: user sent a termination message." in text
+    assert "fork at round 1, the coder writes a bug: 'def add(a, b):\\n    return a - b' by coder" in text
+    # The sweep: every agent at every round; the user ends the chat at once, the planner starts a new lap.
+    sweep = re.findall(r"^at_round=(\d) speaker=(\w+)\s+rounds=(\d+)  ended by user$", text, re.MULTILINE)
+    assert len(sweep) == 12
+    lengths = {(int(k), name): int(rounds) for k, name, rounds in sweep}
+    assert [lengths[(1, n)] for n in ("user", "planner", "coder", "critic")] == [2, 5, 4, 3]
+    assert all(lengths[(k + 1, n)] == lengths[(k, n)] + 1 for k in (1, 2) for n in ("user", "planner"))
+    assert len([o for o in _outputs(notebook) if "image/png" in o.get("data", {})]) == 1
 
 
 def test_customer_service_swarm(offline: Path) -> None:
