@@ -209,6 +209,26 @@ def get_missing_imports(modules: Union[str, Iterable[str]]) -> dict[str, str]:
     return missing
 
 
+def import_optional(*modules: str, needed_by: str, install_hint: str) -> Any:
+    """Import ``modules`` (parts of one optional package) and return the package, or raise ``ImportError``
+    saying what needs it and how to install it.
+
+    Args:
+        modules: the modules to import, e.g. ``"docker"`` or ``"websockets.sync.server"``.
+        needed_by: what needs the package, as the message starts, e.g. ``"IOWebsockets"``.
+        install_hint: the install command, e.g. ``'pip install "autogen-classic[docker]"'``.
+    """
+    package = modules[0].split(".")[0]
+    try:
+        for module in modules:
+            importlib.import_module(module)
+    except ImportError as err:
+        raise ImportError(
+            f"{needed_by} needs the '{package}' package, which is not installed. Install it with: {install_hint}"
+        ) from err
+    return sys.modules[package]
+
+
 def _missing_error(missing: Union[Iterable[str], dict[str, str]], dep_target: str, where: str) -> ImportError:
     """AG2 Classic 0.14's message: what is missing for ``where``, a line per module saying why, and the install."""
     reasons = dict(missing) if isinstance(missing, dict) else {name: f"'{name}' is not installed." for name in missing}

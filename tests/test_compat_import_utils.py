@@ -171,3 +171,14 @@ def test_an_image_for_a_model_without_vision_prices_counts_zero_with_a_warning(c
     with caplog.at_level(logging.WARNING, logger="autogen_classic.token_count_utils"):
         assert count_token(_with_image(), model="gpt-3.5-turbo") == count_token(text_only, model="gpt-3.5-turbo")
     assert "is not supported" in caplog.text
+
+
+def test_import_optional_names_what_needs_the_package_and_how_to_install_it() -> None:
+    from autogen_classic.import_utils import import_optional
+
+    assert import_optional("json.decoder", needed_by="x", install_hint="y").__name__ == "json"
+    with pytest.raises(ImportError) as caught:
+        import_optional("no_such_package_here.sub", needed_by="The thing", install_hint='pip install "thing"')
+    assert str(caught.value) == (
+        "The thing needs the 'no_such_package_here' package, which is not installed. Install it with: pip install \"thing\""
+    )

@@ -63,15 +63,22 @@ def serve() -> Iterator[Callable[..., Any]]:
     """``serve(on_connect)``: run_server_in_thread on a free port; the test checks no thread outlives it."""
     before = set(threading.enumerate())
     yield lambda on_connect, **kw: IOWebsockets.run_server_in_thread(on_connect=on_connect, port=0, **kw)
-    left = [t for t in new_threads(before) if "process_request_thread" not in t.name]  # not the model server's
+    left = [t for t in new_threads(before, settle=0) if "process_request_thread" not in t.name]  # not the model server's
     for thread in left:  # a closed connection's keepalive thread notices the close a moment later
         thread.join(timeout=2)
     left = [t for t in left if t.is_alive()]
     assert left == [], f"threads left running: {left}"
 
 
-def new_threads(before: set[threading.Thread]) -> List[threading.Thread]:
-    return [t for t in threading.enumerate() if t not in before and t.is_alive()]
+def new_threads(before: set[threading.Thread], settle: float = 10.0) -> List[threading.Thread]:
+    """The threads started since ``before`` still alive after at most ``settle`` seconds (a closed client
+    connection's keepalive thread ends shortly after the close, not at once)."""
+    deadline = time.monotonic() + settle
+    while True:
+        alive = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        if not alive or time.monotonic() >= deadline:
+            return alive
+        time.sleep(0.02)
 
 
 # ----------------------------------------------------------------------------- chats

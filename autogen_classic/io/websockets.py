@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Protocol, Union
 from ..events.base_event import BaseEvent, as_event  # noqa: F401 - BaseEvent importable here, as in AG2 Classic 0.14
 from ..events.print_event import PrintEvent  # noqa: F401 - importable here, as in AG2 Classic 0.14
 from ..events.run_events import InputRequestEvent
+from ..import_utils import import_optional
 from .base import IOStream
 from .input_details import pending_speaker_selection
 
@@ -109,14 +110,8 @@ def print_event_json(*objects: Any, sep: str = " ", end: str = "\n") -> str:
 
 def _websockets() -> Any:
     """The ``websockets`` package, or an ``ImportError`` that says how to install it."""
-    try:
-        import websockets.exceptions
-        import websockets.sync.server
-    except ImportError as error:
-        raise ImportError(
-            f"IOWebsockets needs the 'websockets' package, which is not installed. Install it with: {INSTALL_HINT}"
-        ) from error
-    return websockets
+    return import_optional("websockets.exceptions", "websockets.sync.server", needed_by="IOWebsockets",
+                           install_hint=INSTALL_HINT)
 
 
 def _check_port(port: Any) -> None:

@@ -20,6 +20,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional
 
+from ...import_utils import import_optional
+
 __all__ = [
     "DEFAULT_DOCKER_HOST",
     "DOCKER_EXTRA_HINT",
@@ -81,13 +83,7 @@ class DockerImageNotFoundError(_ImageNotFound):  # type: ignore[misc]
 
 def import_docker() -> Any:
     """Return the ``docker`` module, or raise ``ImportError`` with the install line."""
-    try:
-        import docker  # type: ignore[import-untyped]
-    except ImportError as err:
-        raise ImportError(
-            f"Running code in Docker needs the 'docker' package, which is missing; install it with {DOCKER_EXTRA_HINT}"
-        ) from err
-    return docker
+    return import_optional("docker", needed_by="Running code in Docker", install_hint=DOCKER_EXTRA_HINT)
 
 
 def engine_unreachable_message(detail: object) -> str:
