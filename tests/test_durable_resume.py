@@ -83,3 +83,34 @@ def test_clear_errors(tmp_path: Path) -> None:
         llm_config=False)
     with pytest.raises(ValueError, match="holds no message: there is nothing to resume"):
         autogen.resume_group_chat(empty)
+
+
+def test_pattern_chats_take_a_transcript_path_and_resume_from_it(tmp_path: Path) -> None:
+    import sys
+
+    from autogen_classic.agentchat import initiate_group_chat, resume_pattern_group_chat, run_group_chat
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        from durable_scenarios import build_pattern
+    finally:
+        sys.path.pop(0)
+    pattern, _ = build_pattern()
+    result, context, _ = initiate_group_chat(pattern, "help", max_rounds=40, transcript_path=tmp_path / "a.jsonl")
+    messages = autogen.load_transcript(tmp_path / "a.jsonl")
+    assert len(messages) == 20 and context.to_dict() == {"issues": 6, "severity": 17}
+
+    pattern, _ = build_pattern()
+    response = run_group_chat(pattern, "help", max_rounds=40, transcript_path=tmp_path / "b.jsonl")
+    response.process()
+    assert autogen.load_transcript(tmp_path / "b.jsonl") == messages
+
+    # A transcript cut after message 10 (as a kill leaves it), with its checkpoint, resumes to the same end.
+    for name in ("c.jsonl", "c.jsonl.state"):
+        lines = (tmp_path / name.replace("c.", "a.")).read_text().splitlines(keepends=True)
+        (tmp_path / name).write_text("".join(lines[:11]))
+    pattern, _ = build_pattern()
+    resumed, context, last = resume_pattern_group_chat(pattern, tmp_path / "c.jsonl", max_rounds=40)
+    assert autogen.load_transcript(tmp_path / "c.jsonl") == messages
+    assert context.to_dict() == {"issues": 6, "severity": 17} and last.name == "triage"
+    assert resumed.summary == result.summary
