@@ -23,6 +23,7 @@ package are loaded back.
 from __future__ import annotations
 
 import importlib
+import weakref
 from typing import Any, Optional
 
 from ..selection.trace import HandoffStep, SelectionRecord
@@ -126,9 +127,16 @@ def follow_run(run: Any) -> None:
     """Take the checkpoint lines of ``run``'s group chat from ``run`` (called when a run opens)."""
     transcript = getattr(run.groupchat, "_transcript", None)
     checkpoint = getattr(transcript, "checkpoint", None)
-    if checkpoint is not None:
-        groupchat = run.groupchat
-        checkpoint.source = lambda: take_state(groupchat, run)
+    if checkpoint is None:
+        return
+    # Weak: the group chat holds the checkpoint, which must not keep the group chat (and its file lock) alive.
+    followed = weakref.ref(run)
+
+    def source() -> dict[str, Any]:
+        current = followed()
+        return {"round": None} if current is None else take_state(current.groupchat, current)
+
+    checkpoint.source = source
 
 
 # ----------------------------------------------------------------- restoring
