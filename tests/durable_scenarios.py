@@ -8,9 +8,9 @@ Used by ``tests/test_durable_chaos.py`` and ``bench/chaos_resume.py``; run as a 
 the history and the agents' context variables, one agent limited by ``max_consecutive_auto_reply``) or
 "pattern" / "pattern_async" (a DefaultPattern whose scripted agents call a tool returning a ``ReplyResult``
 that updates the context variables and hands off, with after-work hand-offs). ``kill`` runs the chat and
-SIGKILLs its own process once the group chat holds ``kill_round`` messages, in a reply function ("reply")
-in the classic chat's speaker selection ("select") or in the pattern's tool ("tool"). ``full`` and ``resume`` print the outcome as
-one JSON line: the transcript, the context variables, the summary.
+SIGKILLs its own process once the group chat holds ``kill_round`` messages, in a reply function ("reply"),
+in the classic chat's speaker selection ("select") or in the pattern's tool ("tool"). ``full`` and
+``resume`` print the outcome as one JSON line: the transcript, the context variables, the summary.
 """
 
 from __future__ import annotations

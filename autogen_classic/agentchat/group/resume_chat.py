@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 __all__ = ["a_resume_pattern_group_chat", "resume_pattern_group_chat"]
 
 
-def _start(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], max_rounds: int, safeguards: tuple[Any, ...],
-           function: str) -> tuple[_GroupChatStart, Any]:
+def _start(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], max_rounds: int,
+           safeguards: tuple[Any, ...], function: str) -> tuple[_GroupChatStart, Any]:
     """The group chat as the pattern set it up for the original run, with its transcript; and the initiator."""
     messages = load_transcript(transcript_path)
     if not messages:
