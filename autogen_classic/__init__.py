@@ -36,6 +36,7 @@ from .agentchat.contrib.message_filter import MessageFilterAgent, MessageFilterC
 from .agentchat.group.context_expression import ContextExpression
 from .agentchat.groupchat.selection.adapters import candidate_func_policy, selector_func_method
 from .agentchat.groupchat.stepping import GroupChatComplete
+from .agentchat.groupchat.durable_resume import a_resume_group_chat, resume_group_chat
 from .agentchat.groupchat.fork import a_fork_group_chat, fork_group_chat
 from .agentchat.groupchat.transcript import load_transcript
 from .agentchat.termination import (
@@ -180,6 +181,8 @@ __all__ = [
     "initiate_chats",
     "initiate_swarm_chat",
     "load_transcript",
+    "resume_group_chat",
+    "a_resume_group_chat",
     "register_function",
     "tool",
 ]

@@ -30,6 +30,7 @@ from .group.multi_agent_chat import (
     run_group_chat,
     run_group_chat_iter,
 )
+from .group.resume_chat import a_resume_pattern_group_chat, resume_pattern_group_chat
 from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
@@ -58,6 +59,7 @@ __all__ = [
     "a_initiate_chats",
     "a_initiate_group_chat",
     "a_initiate_swarm_chat",
+    "a_resume_pattern_group_chat",
     "a_run_group_chat",
     "a_run_group_chat_iter",
     "gather_usage_summary",
@@ -67,4 +69,5 @@ __all__ = [
     "run_group_chat",
     "run_group_chat_iter",
     "register_function",
+    "resume_pattern_group_chat",
 ]

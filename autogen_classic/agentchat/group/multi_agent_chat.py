@@ -13,6 +13,7 @@ its events end with a ``RunCompletionEvent`` holding the context variables, or a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
@@ -27,6 +28,7 @@ from ...llm_config import LLMConfig
 from ..chat import ChatResult, CostDict
 from ..conversable.runs.launcher import RunLauncher
 from ..groupchat.handoffs import cleanup_temp_user_messages
+from ..groupchat.transcript import attach_transcript
 from ..transitions import ContextVariables
 from ..utils import gather_usage_summary
 from .patterns.pattern import Pattern
@@ -52,7 +54,8 @@ class _GroupChatStart:
 
     def __init__(self, pattern: Any, messages: Union[list[dict[str, Any]], str], max_rounds: int,
                  safeguard_policy: Optional[Union[dict[str, Any], str]], safeguard_llm_config: Optional[LLMConfig],
-                 mask_llm_config: Optional[LLMConfig], function: str) -> None:
+                 mask_llm_config: Optional[LLMConfig], function: str,
+                 transcript_path: Optional[Union[str, os.PathLike[str]]] = None) -> None:
         if not isinstance(pattern, Pattern):
             raise TypeError(
                 f"{function} takes a Pattern (DefaultPattern, AutoPattern, RoundRobinPattern, RandomPattern, "
@@ -62,6 +65,7 @@ class _GroupChatStart:
         prepared = pattern.prepare_group_chat(max_rounds=max_rounds, messages=messages)
         self.context_variables, self.manager, self.processed, self.starter = (
             prepared[3], prepared[8], prepared[9], prepared[10])
+        attach_transcript(self.manager.groupchat, transcript_path)  # before the safeguards: it records every message
         if safeguard_policy:
             from .safeguards import apply_safeguard_policy  # loaded only when a policy is given
 
@@ -98,6 +102,8 @@ def initiate_group_chat(
     safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> tuple[ChatResult, ContextVariables, Agent]:
     """Set up a group chat with ``pattern`` and run it.
 
@@ -109,6 +115,9 @@ def initiate_group_chat(
         safeguard_policy: a safeguard policy (a dict or the path of a JSON file) applied to the chat.
         safeguard_llm_config: the model of the policy's model-judged checks.
         mask_llm_config: the model that masks content for the policy.
+        transcript_path: a JSON-lines file to which every message is written at once, with its checkpoint
+            (``<transcript_path>.state``), so that a killed run goes on with ``resume_pattern_group_chat``
+            (see ``GroupChat(transcript_path=...)``); None (the default) writes nothing.
 
     Returns:
         The chat result (history, summary, the cost of every agent), the context variables, the last speaker.
@@ -118,7 +127,7 @@ def initiate_group_chat(
             chat starts.
     """
     start = _GroupChatStart(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
-                            "initiate_group_chat")
+                            "initiate_group_chat", transcript_path)
     starter, arguments = start.opening(start.manager.resume(messages=start.processed) if start.resumes else None)
     return start.outcome(starter.initiate_chat(start.manager, **arguments))
 
@@ -130,10 +139,12 @@ async def a_initiate_group_chat(
     safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> tuple[ChatResult, ContextVariables, Agent]:
     """(async) Set up a group chat with ``pattern`` and run it; see :func:`initiate_group_chat`."""
     start = _GroupChatStart(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
-                            "a_initiate_group_chat")
+                            "a_initiate_group_chat", transcript_path)
     resumed = await start.manager.a_resume(messages=start.processed) if start.resumes else None
     starter, arguments = start.opening(resumed)
     return start.outcome(await starter.a_initiate_chat(start.manager, **arguments))
@@ -144,7 +155,8 @@ def _run_agents(pattern: Pattern) -> list[Any]:
     return list(pattern.agents) + ([pattern.user_agent] if pattern.user_agent else [])
 
 
-def _launcher(pattern: Pattern, messages: Any, max_rounds: int, *safeguards: Any) -> RunLauncher:
+def _launcher(pattern: Pattern, messages: Any, max_rounds: int, *safeguards: Any,
+              transcript_path: Optional[Union[str, os.PathLike[str]]] = None) -> RunLauncher:
     """The launcher of a group chat run (arguments as for :func:`initiate_group_chat`)."""
 
     def report(outcome: tuple[ChatResult, ContextVariables, Any]) -> tuple[ChatResult, Optional[str], Any]:
@@ -152,8 +164,8 @@ def _launcher(pattern: Pattern, messages: Any, max_rounds: int, *safeguards: Any
         return result, getattr(last, "name", None), context_variables
 
     return RunLauncher(
-        lambda: initiate_group_chat(pattern, messages, max_rounds, *safeguards),
-        lambda: a_initiate_group_chat(pattern, messages, max_rounds, *safeguards),
+        lambda: initiate_group_chat(pattern, messages, max_rounds, *safeguards, transcript_path=transcript_path),
+        lambda: a_initiate_group_chat(pattern, messages, max_rounds, *safeguards, transcript_path=transcript_path),
         report, _run_agents(pattern), "autogen-classic-group-run",
     )
 
@@ -165,16 +177,19 @@ def run_group_chat(
     safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> RunResponseProtocol:
     """Run a group chat on a thread of its own and return its response at once.
 
     Iterate ``response.events`` (answer an ``InputRequestEvent`` with ``event.content.respond(text)``) or call
     ``response.process()``; ``summary``, ``messages``, ``context_variables``, ``last_speaker`` and ``cost`` are
-    set when the run is over. Arguments as for :func:`initiate_group_chat`; a failure (a bad pattern too)
-    arrives as an ``ErrorEvent``, and iterating the events raises it.
+    set when the run is over. Arguments (``transcript_path`` too) as for :func:`initiate_group_chat`; a failure
+    (a bad pattern too) arrives as an ``ErrorEvent``, and iterating the events raises it.
     """
     # As in AG2 Classic, the run starts when the function is called.
-    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                         transcript_path=transcript_path)
     return launcher.run(at_once=True)
 
 
@@ -185,13 +200,16 @@ async def a_run_group_chat(
     safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> AsyncRunResponseProtocol:
     """(async) Run a group chat as a task of the running event loop; returns its response at once.
 
     ``async for event in response.events`` (or ``await response.process()``), then ``await response.summary``
     and the other results. Arguments as for :func:`initiate_group_chat`.
     """
-    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                         transcript_path=transcript_path)
     return launcher.a_run(at_once=True)
 
 

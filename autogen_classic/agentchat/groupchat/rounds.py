@@ -23,6 +23,7 @@ from ...io.base import IOStream
 from ...io.emit import emit, emit_run_event, send_to
 from ..conversable.agent_args import printable_name, shown
 from ..termination import StopMessage, TerminationCondition, TerminationContext
+from .durable.snapshot import follow_run
 from .clear_history import apply_clear_history, parse_clear_history
 from .guardrail_turns import forwarded_message, guarded_input, guarded_output
 from .selection.pipeline import SELECTION_RETURNED_NONE
@@ -96,6 +97,7 @@ def open_run(manager: Any, groupchat: Any, speaker: Any, message: dict[str, Any]
     for condition in _conditions(manager, groupchat):
         condition.reset()
     run = ChatRun(manager, groupchat, speaker, message)
+    follow_run(run)  # with a transcript_path, each message's checkpoint line is taken from this run
     if getattr(groupchat, "termination", None) is not None or _conditions(manager, groupchat):
         run.usage_baseline = _token_totals(manager)
     return run

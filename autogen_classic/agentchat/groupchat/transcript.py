@@ -10,6 +10,9 @@ the next writer cuts it away before appending. Resuming a chat from the file wit
 ``GroupChatManager.resume(messages=load_transcript(path))`` on a group chat with the same
 ``transcript_path`` does not write again the messages the file already holds.
 
+Beside it, ``<transcript_path>.state`` holds a checkpoint line per message (written just before the message's
+line): the state a resumed run needs besides the messages (see :mod:`.durable`).
+
 Secrets never reach the file: the values of secret names (``api_key``, ``password``, ...) and the
 secrets in a tool call's JSON ``arguments`` are written as ``"***REDACTED***"``
 (``logger.redaction.redact_secrets``), so a chat resumed from the file sees them masked.
@@ -26,13 +29,14 @@ from typing import Any
 
 from ...coding.utils import content_str
 from ...logger.redaction import redact_secrets
+from .durable.checkpoint_file import CheckpointWriter
 
 try:  # POSIX only; without it a transcript is not protected against a second writer.
     import fcntl
 except ImportError:  # pragma: no cover - not reached on Linux/macOS
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["TranscriptInUseError", "TranscriptWriter", "load_transcript", "open_transcript"]
+__all__ = ["TranscriptInUseError", "TranscriptWriter", "attach_transcript", "load_transcript", "open_transcript"]
 
 INDEX_KEY = "index"
 
@@ -197,6 +201,8 @@ class TranscriptWriter:
                 ) from e
         try:
             self._written = self._read_and_repair()
+            # The state a resumed run needs besides the messages, one line per message (durable/).
+            self.checkpoint = CheckpointWriter(self.path, len(self._written))
         except BaseException:
             self._finalizer()
             raise
@@ -254,6 +260,8 @@ class TranscriptWriter:
                 # The chat went on differently from the resumed messages: record from here on.
                 self._replay.clear()
             line = _json_line(message, len(self._written))
+            # The checkpoint line first: one ahead of the transcript (a crash between the two) is ignored.
+            self.checkpoint.write(len(self._written))
             self._write_bytes(line.encode("utf-8") + b"\n")
             os.fsync(self._fd)
             self._written.append({k: v for k, v in json.loads(line).items() if k != INDEX_KEY})
@@ -293,10 +301,29 @@ class TranscriptWriter:
             self._replay.clear()
 
     def close(self) -> None:
-        """Close the file and release its lock (idempotent)."""
+        """Close the file (and its checkpoint) and release its lock (idempotent)."""
+        checkpoint = getattr(self, "checkpoint", None)
+        if checkpoint is not None:
+            checkpoint.close()
         self._finalizer()
 
 
 def open_transcript(path: str | os.PathLike[str] | None) -> TranscriptWriter | None:
     """A writer for ``transcript_path``, or None when it is None."""
     return None if path is None else TranscriptWriter(path)
+
+
+def attach_transcript(groupchat: Any, path: str | os.PathLike[str] | None) -> None:
+    """Give a group chat built without ``transcript_path`` (a pattern's) the transcript ``path``.
+
+    Raises:
+        ValueError: the group chat already writes a transcript.
+    """
+    if path is None:
+        return
+    if getattr(groupchat, "_transcript", None) is not None:
+        raise ValueError(
+            f"the group chat already writes transcript_path {groupchat.transcript_path!r}; give transcript_path once."
+        )
+    groupchat._transcript = open_transcript(path)
+    groupchat.transcript_path = path

@@ -1,0 +1,90 @@
+"""Resume a pattern's group chat from its transcript: ``resume_pattern_group_chat`` and its async twin.
+
+``initiate_group_chat(pattern, messages, transcript_path="chat.jsonl")`` writes every message, and beside it
+a checkpoint of the state (context variables, pending hand-off, counters ...). After a crash, rebuild the
+same pattern (the same agents, hand-offs, tools and initial context variables) in the new process and call
+``resume_pattern_group_chat(pattern, "chat.jsonl")``: the pattern sets the group chat up as for the first
+run, the transcript is replayed, the checkpoint restored and the chat runs to its end, as if it had never
+stopped (see ``groupchat.durable``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from ...llm_config import LLMConfig
+from ..chat import ChatResult
+from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat
+from ..groupchat.handoffs import TEMP_USER_NAME
+from ..groupchat.transcript import load_transcript
+from ..transitions import ContextVariables
+from .multi_agent_chat import _GroupChatStart
+from .patterns.pattern import Pattern
+
+if TYPE_CHECKING:
+    from ..agent import Agent
+
+__all__ = ["a_resume_pattern_group_chat", "resume_pattern_group_chat"]
+
+
+def _start(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], max_rounds: int,
+           safeguards: tuple[Any, ...], function: str) -> tuple[_GroupChatStart, Any]:
+    """The group chat as the pattern set it up for the original run, with its transcript; and the initiator."""
+    messages = load_transcript(transcript_path)
+    if not messages:
+        raise ValueError(
+            f"{function}: transcript_path {os.fspath(transcript_path)!r} holds no message; start the chat with "
+            "initiate_group_chat(pattern, messages, transcript_path=...)."
+        )
+    # Set up as the first run was: from its opening message (sent by the temporary user when it names nobody).
+    opening = dict(messages[0])
+    if opening.get("name") == TEMP_USER_NAME:
+        del opening["name"]
+    start = _GroupChatStart(pattern, [opening], max_rounds, *safeguards, function, transcript_path)
+    return start, start.opening(None)[0]
+
+
+def resume_pattern_group_chat(
+    pattern: Pattern,
+    transcript_path: Union[str, os.PathLike[str]],
+    max_rounds: int = 20,
+    safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
+    safeguard_llm_config: Optional[LLMConfig] = None,
+    mask_llm_config: Optional[LLMConfig] = None,
+) -> tuple[ChatResult, ContextVariables, Agent]:
+    """Resume the chat of ``initiate_group_chat(pattern, ..., transcript_path=...)`` and run it to its end.
+
+    Args:
+        pattern: the pattern of the original chat, built again the same way (agents, hand-offs, tools, initial
+            context variables); its context variables end as the uninterrupted chat's would.
+        transcript_path: the transcript of the original chat (its checkpoint is ``<transcript_path>.state``).
+        max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config: as given to the original chat.
+
+    Returns:
+        What ``initiate_group_chat`` returns: the chat result, the context variables, the last speaker.
+
+    Raises:
+        ValueError: the transcript is empty or a line of it or of the checkpoint is corrupt (naming the line),
+            or the pattern does not fit the messages (a speaker outside the group).
+    """
+    start, initiator = _start(pattern, transcript_path, max_rounds,
+                              (safeguard_policy, safeguard_llm_config, mask_llm_config), "resume_pattern_group_chat")
+    result = resume_group_chat(start.manager, initiator=initiator, summary_method=pattern.summary_method)
+    return start.outcome(result)
+
+
+async def a_resume_pattern_group_chat(
+    pattern: Pattern,
+    transcript_path: Union[str, os.PathLike[str]],
+    max_rounds: int = 20,
+    safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
+    safeguard_llm_config: Optional[LLMConfig] = None,
+    mask_llm_config: Optional[LLMConfig] = None,
+) -> tuple[ChatResult, ContextVariables, Agent]:
+    """(async) Resume a pattern's group chat from its transcript; see :func:`resume_pattern_group_chat`."""
+    start, initiator = _start(pattern, transcript_path, max_rounds,
+                              (safeguard_policy, safeguard_llm_config, mask_llm_config),
+                              "a_resume_pattern_group_chat")
+    result = await a_resume_group_chat(start.manager, initiator=initiator, summary_method=pattern.summary_method)
+    return start.outcome(result)

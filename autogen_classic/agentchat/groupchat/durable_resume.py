@@ -1,0 +1,143 @@
+"""Resume a group chat from its files in one call: ``resume_group_chat(manager)`` / ``a_resume_group_chat``.
+
+In a new process, build the agents, the ``GroupChat`` (with the same ``transcript_path``) and the manager as
+for the original chat, then call ``resume_group_chat(manager)``: the messages of the transcript are replayed
+(``resume_steps``: the group chat and every agent's history, nothing written twice), the state of the last
+message's checkpoint line is restored (:mod:`.durable.snapshot`), and the run goes on from the last message exactly
+as the uninterrupted run went on from it (the same ``publish`` / ``take_turn`` rounds, the round count carried
+over so ``max_round`` bounds the whole chat). It returns the ``ChatResult`` the original ``initiate_chat``
+would have returned.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Generator, Optional, Union
+
+from ...oai.usage import gather_usage_summary
+from ..chat import ChatResult, summary_callable
+from .durable.checkpoint_file import checkpoint_path, load_checkpoint
+from .durable.snapshot import restore_state
+from .resume import resume_steps
+from .rounds import ChatRun, lent_cache, open_run, publish, take_turn
+from .steps import Send, Step, a_run_steps, run_steps
+from .transcript import load_transcript
+
+__all__ = ["a_resume_group_chat", "resume_group_chat", "resume_run_steps"]
+
+SummaryMethod = Optional[Union[str, Callable[..., Any]]]
+
+
+def _transcript_of(manager: Any, function: str) -> str:
+    groupchat = getattr(manager, "groupchat", None)
+    transcript = getattr(groupchat, "_transcript", None)
+    if transcript is None:
+        raise ValueError(
+            f"{function} needs a group chat with a transcript: build the GroupChat with the transcript_path of the "
+            "chat to resume (GroupChat(..., transcript_path='chat.jsonl')) and give its manager."
+        )
+    if transcript.closed:
+        raise ValueError(f"{function}: transcript_path {transcript.path!r} was closed with close_transcript(); "
+                         "build a new GroupChat with it.")
+    return str(transcript.path)
+
+
+def resume_run_steps(manager: Any, silent: bool) -> Generator[Step, Any, ChatRun]:
+    """Steps that replay the transcript of ``manager``'s group chat, restore its checkpoint and run it to its end."""
+    groupchat = manager.groupchat
+    path = _transcript_of(manager, "resume_group_chat")
+    messages = load_transcript(path)
+    if not messages:
+        raise ValueError(
+            f"transcript_path {path!r} holds no message: there is nothing to resume; start the chat with "
+            "initiate_chat (it writes to the same file)."
+        )
+    checkpoint = load_checkpoint(checkpoint_path(path))
+    state = checkpoint.state_at(len(messages) - 1)
+    last_agent, last_message = yield from resume_steps(manager, messages, None, silent)
+    if last_agent is None:
+        raise ValueError(f"the last message of transcript_path {path!r} has no speaker of this group chat "
+                         f"({last_message.get('name')!r}); it cannot be resumed from there.")
+    if state is not None:
+        restore_state(state, manager, checkpoint.path)
+    # The last message reaches the manager as its speaker sent it; publishing it again writes nothing twice.
+    if last_agent is not manager:
+        yield Send(last_agent, last_message, manager, silent=True)
+    run = open_run(manager, groupchat, last_agent, manager.last_message(last_agent) or last_message)
+    saved_round = None if state is None else state.get("round")
+    # Without a checkpoint (a transcript written before checkpoints existed): one round per message.
+    run.rounds = (saved_round if isinstance(saved_round, int) else len(messages)) - 1
+    manager._chat_run = run
+    with lent_cache(manager, groupchat):
+        yield from publish(run)
+        while not run.ended:
+            yield from take_turn(run)
+            if not run.ended:
+                yield from publish(run)
+    return run
+
+
+def _result(manager: Any, run: ChatRun, initiator: Any, summary_method: SummaryMethod,
+            summary_args: Optional[dict[str, Any]]) -> ChatResult:
+    """The ``ChatResult`` the initiator's ``initiate_chat`` returns (its history, summary and cost)."""
+    groupchat = manager.groupchat
+    if initiator is None:
+        first_name = groupchat.messages[0].get("name") if groupchat.messages else None
+        initiator = groupchat.agent_by_name(first_name) if isinstance(first_name, str) else None
+    history = getattr(initiator, "chat_messages", {}).get(manager) if initiator is not None else None
+    args = dict(summary_args or {})
+    args.setdefault("cache", None)
+    summary = "" if summary_method is None or initiator is None else summary_callable(summary_method)(
+        initiator, manager, args)
+    return ChatResult(
+        chat_history=list(history) if history else list(groupchat.messages),
+        summary=summary,
+        cost=gather_usage_summary([a for a in (initiator, manager) if a is not None]),
+        human_input=[],
+    ).with_termination(run.stop)
+
+
+def resume_group_chat(
+    manager: Any,
+    *,
+    initiator: Any = None,
+    summary_method: SummaryMethod = "last_msg",
+    summary_args: Optional[dict[str, Any]] = None,
+    silent: bool = True,
+) -> ChatResult:
+    """Resume a group chat from its ``transcript_path`` and checkpoint and run it to its end.
+
+    Build the agents, the ``GroupChat`` (with the ``transcript_path`` of the interrupted chat) and the manager
+    as for the original chat, then call this instead of ``initiate_chat``. The chat goes on as if it had
+    never stopped: the same rounds, selections, context variables and auto-reply counts.
+
+    Args:
+        manager: the ``GroupChatManager`` of the rebuilt group chat.
+        initiator: the agent that started the chat (its history and summary make the result); default: the
+            participant that sent the first message.
+        summary_method: as for ``initiate_chat`` ("last_msg", "reflection_with_llm", a callable, or None).
+        summary_args: as for ``initiate_chat``.
+        silent: do not print the replayed messages (the new ones are printed as in any chat).
+
+    Returns:
+        ChatResult: as the initiator's ``initiate_chat`` returns it.
+
+    Raises:
+        ValueError: the group chat has no ``transcript_path``, the file is empty, or a line of the transcript or
+            of the checkpoint is corrupt (the message names the file and the line).
+    """
+    manager._raise_exception_on_async_reply_functions()
+    run = run_steps(resume_run_steps(manager, silent))
+    return _result(manager, run, initiator, summary_method, summary_args)
+
+
+async def a_resume_group_chat(
+    manager: Any,
+    *,
+    initiator: Any = None,
+    summary_method: SummaryMethod = "last_msg",
+    summary_args: Optional[dict[str, Any]] = None,
+    silent: bool = True,
+) -> ChatResult:
+    """(async) Resume a group chat from its ``transcript_path`` and checkpoint; see :func:`resume_group_chat`."""
+    run = await a_run_steps(resume_run_steps(manager, silent))
+    return _result(manager, run, initiator, summary_method, summary_args)
