@@ -29,7 +29,7 @@ from typing import Any
 
 from ...coding.utils import content_str
 from ...logger.redaction import redact_secrets
-from .durable.checkpoint_file import CheckpointWriter
+from .durable.checkpoint_file import CheckpointWriter, json_lines
 
 try:  # POSIX only; without it a transcript is not protected against a second writer.
     import fcntl
@@ -68,15 +68,7 @@ def _parse(data: bytes, path: str) -> tuple[list[dict[str, Any]], int, bool]:
     messages: list[dict[str, Any]] = []
     valid_length = 0
     unterminated = False
-    position = 0
-    line_number = 0
-    while position < len(data):
-        newline = data.find(b"\n", position)
-        terminated = newline != -1
-        end = newline if terminated else len(data)
-        raw = data[position:end]
-        line_number += 1
-        next_position = end + 1 if terminated else end
+    for line_number, raw, terminated, next_position in json_lines(data):
         if raw.strip():
             try:
                 item = json.loads(raw)
@@ -101,7 +93,6 @@ def _parse(data: bytes, path: str) -> tuple[list[dict[str, Any]], int, bool]:
             messages.append(item)
             unterminated = not terminated
         valid_length = next_position
-        position = next_position
     return messages, valid_length, unterminated
 
 

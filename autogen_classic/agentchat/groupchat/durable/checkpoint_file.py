@@ -19,7 +19,7 @@ import json
 import os
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 __all__ = ["CheckpointFile", "CheckpointWriter", "checkpoint_path", "load_checkpoint"]
 
@@ -74,6 +74,20 @@ class CheckpointFile:
         return 0 if position is None else self.line_ends[position]
 
 
+def json_lines(data: bytes) -> Iterator[tuple[int, bytes, bool, int]]:
+    """The lines of a JSON-lines file (a transcript or a checkpoint), for its parser: each line's number, its
+    bytes, whether a newline ends it (a crash can tear the last line) and the offset just after it."""
+    start, number = 0, 0
+    while start < len(data):
+        newline = data.find(b"\n", start)
+        terminated = newline != -1
+        end = newline if terminated else len(data)
+        number += 1
+        after = end + 1 if terminated else end
+        yield number, data[start:end], terminated, after
+        start = after
+
+
 def _bad_line(path: str, number: int, what: str) -> ValueError:
     return ValueError(
         f"checkpoint {path!r} line {number} {what}; only the last line may be torn by a crash. Repair or delete "
@@ -86,13 +100,7 @@ def parse_checkpoint(data: bytes, path: str) -> CheckpointFile:
     parsed = CheckpointFile(path)
     state: dict[str, Any] = {}
     selection: list[Any] = []
-    position, number = 0, 0
-    while position < len(data):
-        newline = data.find(b"\n", position)
-        terminated = newline != -1
-        end = newline if terminated else len(data)
-        raw = data[position:end]
-        number += 1
+    for number, raw, terminated, after in json_lines(data):
         if not terminated:
             break  # a torn last line (even one that parses: its write was cut), so its message never counted
         if raw.strip():
@@ -118,8 +126,7 @@ def parse_checkpoint(data: bytes, path: str) -> CheckpointFile:
             parsed.states.append(state)
             parsed.selections.append(selection)
             parsed.selection_lengths.append(len(selection))
-            parsed.line_ends.append(end + 1)
-        position = end + 1
+            parsed.line_ends.append(after)
     return parsed
 
 
