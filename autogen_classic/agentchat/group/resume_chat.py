@@ -75,16 +75,22 @@ def resume_pattern_group_chat(
 
 
 async def a_resume_pattern_group_chat(
-    pattern: Pattern,
-    transcript_path: Union[str, os.PathLike[str]],
-    max_rounds: int = 20,
-    safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
-    safeguard_llm_config: Optional[LLMConfig] = None,
-    mask_llm_config: Optional[LLMConfig] = None,
+    pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], **initiate_args: Any
 ) -> tuple[ChatResult, ContextVariables, Agent]:
-    """(async) Resume a pattern's group chat from its transcript; see :func:`resume_pattern_group_chat`."""
-    start, initiator = _start(pattern, transcript_path, max_rounds,
-                              (safeguard_policy, safeguard_llm_config, mask_llm_config),
-                              "a_resume_pattern_group_chat")
+    """(async) Resume a pattern's group chat from its transcript; see :func:`resume_pattern_group_chat`.
+
+    Args:
+        initiate_args: ``max_rounds``, ``safeguard_policy``, ``safeguard_llm_config`` and ``mask_llm_config``, as
+            given to the original chat (an unknown keyword is a ``TypeError``).
+    """
+    max_rounds, *safeguards = _initiate_args(**initiate_args)
+    start, initiator = _start(pattern, transcript_path, max_rounds, tuple(safeguards), "a_resume_pattern_group_chat")
     result = await a_resume_group_chat(start.manager, initiator=initiator, summary_method=pattern.summary_method)
     return start.outcome(result)
+
+
+def _initiate_args(
+    max_rounds: int = 20, safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
+    safeguard_llm_config: Optional[LLMConfig] = None, mask_llm_config: Optional[LLMConfig] = None,
+) -> tuple[int, Any, Any, Any]:
+    return max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config

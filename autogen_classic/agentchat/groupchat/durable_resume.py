@@ -130,14 +130,20 @@ def resume_group_chat(
     return _result(manager, run, initiator, summary_method, summary_args)
 
 
-async def a_resume_group_chat(
-    manager: Any,
-    *,
-    initiator: Any = None,
-    summary_method: SummaryMethod = "last_msg",
-    summary_args: Optional[dict[str, Any]] = None,
-    silent: bool = True,
-) -> ChatResult:
-    """(async) Resume a group chat from its ``transcript_path`` and checkpoint; see :func:`resume_group_chat`."""
+async def a_resume_group_chat(manager: Any, **options: Any) -> ChatResult:
+    """(async) Resume a group chat from its ``transcript_path`` and checkpoint; see :func:`resume_group_chat`.
+
+    Args:
+        options: ``initiator``, ``summary_method``, ``summary_args`` and ``silent``, as for
+            :func:`resume_group_chat` (an unknown keyword is a ``TypeError``).
+    """
+    initiator, summary_method, summary_args, silent = _options(**options)
     run = await a_run_steps(resume_run_steps(manager, silent))
     return _result(manager, run, initiator, summary_method, summary_args)
+
+
+def _options(
+    initiator: Any = None, summary_method: SummaryMethod = "last_msg", summary_args: Optional[dict[str, Any]] = None,
+    silent: bool = True,
+) -> tuple[Any, SummaryMethod, Optional[dict[str, Any]], bool]:
+    return initiator, summary_method, summary_args, silent

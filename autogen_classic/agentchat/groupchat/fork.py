@@ -241,14 +241,13 @@ def fork_group_chat(
 
 
 async def a_fork_group_chat(
-    manager: Any,
-    messages: Union[list[dict[str, Any]], str],
-    at_round: int,
-    *,
-    speaker: Any = None,
-    message: Optional[Union[str, dict[str, Any]]] = None,
-    context_variables: Optional[dict[str, Any]] = None,
+    manager: Any, messages: Union[list[dict[str, Any]], str], at_round: int, **change: Any
 ) -> ChatResult:
-    """(async) Fork a recorded group chat on the async agent API; see :func:`fork_group_chat`."""
-    plan = plan_fork(manager, messages, at_round, speaker, message, context_variables)
+    """(async) Fork a recorded group chat on the async agent API; see :func:`fork_group_chat`.
+
+    Args:
+        change: ``speaker``, ``message`` and/or ``context_variables``, as for :func:`fork_group_chat` (an
+            unknown keyword is a ``TypeError``).
+    """
+    plan = plan_fork(manager, messages, at_round, **change)
     return await a_run_steps(fork_steps(manager, plan))
