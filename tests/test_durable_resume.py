@@ -114,3 +114,21 @@ def test_pattern_chats_take_a_transcript_path_and_resume_from_it(tmp_path: Path)
     assert autogen.load_transcript(tmp_path / "c.jsonl") == messages
     assert context.to_dict() == {"issues": 6, "severity": 17} and last.name == "triage"
     assert resumed.summary == result.summary
+
+
+def test_async_twins_check_their_keywords_against_the_sync_signature() -> None:
+    import asyncio
+
+    import autogen_classic as autogen
+    from autogen_classic.agentchat import a_resume_pattern_group_chat
+
+    cases = [
+        (autogen.a_resume_group_chat(None, bogus=1), "resume_group_chat: got an unexpected keyword argument 'bogus'"),
+        (autogen.a_fork_group_chat(None, [], 1, speakr="x"), "fork_group_chat: got an unexpected keyword argument 'speakr'"),
+        (a_resume_pattern_group_chat(None, "chat.jsonl", max_round=3),
+         "resume_pattern_group_chat: got an unexpected keyword argument 'max_round'"),
+    ]
+    for coroutine, text in cases:
+        with pytest.raises(TypeError) as caught:
+            asyncio.run(coroutine)
+        assert str(caught.value) == text

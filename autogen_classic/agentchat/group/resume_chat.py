@@ -17,6 +17,7 @@ from ...llm_config import LLMConfig
 from ..chat import ChatResult
 from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat
 from ..groupchat.handoffs import TEMP_USER_NAME
+from ..groupchat.steps import arguments_of
 from ..groupchat.transcript import load_transcript
 from ..transitions import ContextVariables
 from .multi_agent_chat import _GroupChatStart
@@ -83,14 +84,9 @@ async def a_resume_pattern_group_chat(
         initiate_args: ``max_rounds``, ``safeguard_policy``, ``safeguard_llm_config`` and ``mask_llm_config``, as
             given to the original chat (an unknown keyword is a ``TypeError``).
     """
-    max_rounds, *safeguards = _initiate_args(**initiate_args)
-    start, initiator = _start(pattern, transcript_path, max_rounds, tuple(safeguards), "a_resume_pattern_group_chat")
+    given = arguments_of(resume_pattern_group_chat, pattern, transcript_path, **initiate_args)
+    safeguards = (given["safeguard_policy"], given["safeguard_llm_config"], given["mask_llm_config"])
+    start, initiator = _start(pattern, transcript_path, given["max_rounds"], safeguards, "a_resume_pattern_group_chat")
     result = await a_resume_group_chat(start.manager, initiator=initiator, summary_method=pattern.summary_method)
     return start.outcome(result)
 
-
-def _initiate_args(
-    max_rounds: int = 20, safeguard_policy: Optional[Union[dict[str, Any], str]] = None,
-    safeguard_llm_config: Optional[LLMConfig] = None, mask_llm_config: Optional[LLMConfig] = None,
-) -> tuple[int, Any, Any, Any]:
-    return max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config

@@ -19,7 +19,7 @@ from .durable.checkpoint_file import checkpoint_path, load_checkpoint
 from .durable.snapshot import restore_state
 from .resume import resume_steps
 from .rounds import ChatRun, lent_cache, open_run, publish, take_turn
-from .steps import Send, Step, a_run_steps, run_steps
+from .steps import Send, Step, a_run_steps, arguments_of, run_steps
 from .transcript import load_transcript
 
 __all__ = ["a_resume_group_chat", "resume_group_chat", "resume_run_steps"]
@@ -137,13 +137,6 @@ async def a_resume_group_chat(manager: Any, **options: Any) -> ChatResult:
         options: ``initiator``, ``summary_method``, ``summary_args`` and ``silent``, as for
             :func:`resume_group_chat` (an unknown keyword is a ``TypeError``).
     """
-    initiator, summary_method, summary_args, silent = _options(**options)
-    run = await a_run_steps(resume_run_steps(manager, silent))
-    return _result(manager, run, initiator, summary_method, summary_args)
-
-
-def _options(
-    initiator: Any = None, summary_method: SummaryMethod = "last_msg", summary_args: Optional[dict[str, Any]] = None,
-    silent: bool = True,
-) -> tuple[Any, SummaryMethod, Optional[dict[str, Any]], bool]:
-    return initiator, summary_method, summary_args, silent
+    given = arguments_of(resume_group_chat, manager, **options)
+    run = await a_run_steps(resume_run_steps(manager, given["silent"]))
+    return _result(manager, run, given["initiator"], given["summary_method"], given["summary_args"])

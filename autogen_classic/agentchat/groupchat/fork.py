@@ -26,7 +26,7 @@ from ..conversable.agent_args import shown
 from .resume import load_resume_messages, resume_steps
 from .rounds import end
 from .stepping import begin_steps, chat_result, step_rounds
-from .steps import Step, a_run_steps, run_steps
+from .steps import Step, a_run_steps, arguments_of, run_steps
 
 __all__ = ["ForkPlan", "a_fork_group_chat", "fork_group_chat", "fork_steps", "plan_fork"]
 
@@ -249,5 +249,6 @@ async def a_fork_group_chat(
         change: ``speaker``, ``message`` and/or ``context_variables``, as for :func:`fork_group_chat` (an
             unknown keyword is a ``TypeError``).
     """
-    plan = plan_fork(manager, messages, at_round, **change)
+    given = arguments_of(fork_group_chat, manager, messages, at_round, **change)
+    plan = plan_fork(*given.values())
     return await a_run_steps(fork_steps(manager, plan))

@@ -12,11 +12,13 @@ asked for it, where the round decides what it means.
 from __future__ import annotations
 
 import asyncio
+import inspect
 
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, TypeVar, Union
 
 __all__ = [
+    "arguments_of",
     "CheckTermination",
     "GenerateReply",
     "RunToolCall",
@@ -158,3 +160,14 @@ async def a_run_steps(steps: Generator[Step, Any, T]) -> T:
         except BaseException as e:  # noqa: BLE001 - see run_steps
             driving.step_done(error=e)
     return driving.value  # type: ignore[no-any-return]
+
+
+def arguments_of(function: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    """The arguments as ``function`` takes them, defaults filled in: an async twin that forwards its keywords
+    checks them against its sync twin's signature (a ``TypeError`` naming ``function`` for an unknown one)."""
+    try:
+        bound = inspect.signature(function).bind(*args, **kwargs)
+    except TypeError as error:
+        raise TypeError(f"{function.__name__}: {error}") from None
+    bound.apply_defaults()
+    return bound.arguments
