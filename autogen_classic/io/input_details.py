@@ -11,9 +11,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator, Optional
 
-__all__ = ["asking_for_speaker", "pending_speaker_selection"]
+__all__ = ["asking_for_speaker", "asking_human_of", "pending_human_of", "pending_speaker_selection"]
 
 _pending: ContextVar[Optional[dict[str, Any]]] = ContextVar("autogen_classic_speaker_selection", default=None)
+_asking_agent: ContextVar[Optional[str]] = ContextVar("autogen_classic_human_of", default=None)
 
 
 @contextmanager
@@ -30,3 +31,18 @@ def asking_for_speaker(data: dict[str, Any]) -> Iterator[None]:
 def pending_speaker_selection() -> Optional[dict[str, Any]]:
     """The data of the manual speaker selection asking now, or None when the input asked for is not one."""
     return _pending.get()
+
+
+@contextmanager
+def asking_human_of(agent_name: str) -> Iterator[None]:
+    """Inside the block, input requests are the human reply of the agent ``agent_name``."""
+    token = _asking_agent.set(agent_name)
+    try:
+        yield
+    finally:
+        _asking_agent.reset(token)
+
+
+def pending_human_of() -> Optional[str]:
+    """The name of the agent asking its human for a reply now, or None when the input asked for is not one."""
+    return _asking_agent.get()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ...import_utils import is_coroutine_callable
 from ...io import IOStream
+from ...io.input_details import asking_human_of
 from ...tools.execution import run_coroutine_sync
 from .guards.safeguard_hooks import checked_human_input
 
@@ -41,7 +42,8 @@ def get_human_input(self: "ConversableAgent", prompt: str, *, iostream: Optional
     """
     stream = iostream if iostream is not None else IOStream.get_default()
     try:
-        reply = stream.input(prompt)
+        with asking_human_of(self.name):
+            reply = stream.input(prompt)
         if inspect.isawaitable(reply):
             reply = run_coroutine_sync(_awaited(reply))
     except EOFError:
@@ -67,7 +69,8 @@ async def a_get_human_input(self: "ConversableAgent", prompt: str, *, iostream: 
     overridden = type(self).get_human_input is not get_human_input
     if not overridden and is_coroutine_callable(getattr(stream, "input", None)):
         try:
-            reply = await stream.input(prompt)
+            with asking_human_of(self.name):
+                reply = await stream.input(prompt)
         except EOFError:
             reply = "exit"
         return _record(self, reply)

@@ -41,8 +41,12 @@ def _transcript_of(manager: Any, function: str) -> str:
     return str(transcript.path)
 
 
-def resume_run_steps(manager: Any, silent: bool) -> Generator[Step, Any, ChatRun]:
-    """Steps that replay the transcript of ``manager``'s group chat, restore its checkpoint and run it to its end."""
+def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None) -> Generator[Step, Any, ChatRun]:
+    """Steps that replay the transcript of ``manager``'s group chat, restore its checkpoint and run it to its end.
+
+    ``first_speaker``: the agent whose turn comes next, already chosen (a chat parked at that agent's human
+    reply); None: the speaker selection chooses, as always.
+    """
     groupchat = manager.groupchat
     path = _transcript_of(manager, "resume_group_chat")
     messages = load_transcript(path)
@@ -70,13 +74,14 @@ def resume_run_steps(manager: Any, silent: bool) -> Generator[Step, Any, ChatRun
     with lent_cache(manager, groupchat):
         yield from publish(run)
         while not run.ended:
-            yield from take_turn(run)
+            yield from take_turn(run, first_speaker)
+            first_speaker = None
             if not run.ended:
                 yield from publish(run)
     return run
 
 
-def _result(manager: Any, run: ChatRun, initiator: Any, summary_method: SummaryMethod,
+def resume_result(manager: Any, run: ChatRun, initiator: Any, summary_method: SummaryMethod,
             summary_args: Optional[dict[str, Any]]) -> ChatResult:
     """The ``ChatResult`` the initiator's ``initiate_chat`` returns (its history, summary and cost)."""
     groupchat = manager.groupchat
@@ -127,7 +132,7 @@ def resume_group_chat(
     """
     manager._raise_exception_on_async_reply_functions()
     run = run_steps(resume_run_steps(manager, silent))
-    return _result(manager, run, initiator, summary_method, summary_args)
+    return resume_result(manager, run, initiator, summary_method, summary_args)
 
 
 async def a_resume_group_chat(manager: Any, **options: Any) -> ChatResult:
@@ -139,4 +144,4 @@ async def a_resume_group_chat(manager: Any, **options: Any) -> ChatResult:
     """
     given = arguments_of(resume_group_chat, manager, **options)
     run = await a_run_steps(resume_run_steps(manager, given["silent"]))
-    return _result(manager, run, given["initiator"], given["summary_method"], given["summary_args"])
+    return resume_result(manager, run, given["initiator"], given["summary_method"], given["summary_args"])

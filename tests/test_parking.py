@@ -1,0 +1,142 @@
+"""Parking a group chat at an input request and resuming it with the answer, in other processes.
+
+Each step of a parked chat runs in a fresh Python process (the one before has exited): the chat parks at a
+human reply or a manual speaker selection, and a later process resumes it with the answer. The messages and
+summary at the end equal those of the same chat run at once with a console typing the same answers.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import autogen_classic as autogen
+from autogen_classic.agentchat.groupchat.parking import (
+    ParkedRun,
+    load_parked_run,
+    park_group_chat,
+    resume_parked_group_chat,
+)
+from autogen_classic.testing.io import ScriptedIOStream
+
+SETUP = textwrap.dedent('''
+    import autogen_classic as autogen
+
+    def build(path, method):
+        human = autogen.UserProxyAgent("human", human_input_mode="ALWAYS", code_execution_config=False)
+        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
+                                          default_auto_reply="draft v1")
+        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
+                                          default_auto_reply="needs work")
+        groupchat = autogen.GroupChat(agents=[writer, critic, human], messages=[], max_round=7,
+                                      speaker_selection_method=method, transcript_path=path)
+        return human, autogen.GroupChatManager(groupchat=groupchat, llm_config=False)
+''')
+
+STEP = SETUP + textwrap.dedent('''
+    import json, sys
+    from autogen_classic.agentchat.groupchat.parking import ParkedRun, park_group_chat, resume_parked_group_chat
+
+    mode, path, method = sys.argv[1:4]
+    human, manager = build(path, method)
+    if mode == "park":
+        out = park_group_chat(human, manager, "write a poem", silent=True)
+    else:
+        out = resume_parked_group_chat(manager, sys.argv[4], initiator=human)
+    if isinstance(out, ParkedRun):
+        print(json.dumps({"parked": out.kind, "agent": out.agent, "round": out.round}))
+    else:
+        print(json.dumps({"messages": [m["content"] for m in manager.groupchat.messages], "summary": out.summary}))
+''')
+
+namespace: dict[str, Any] = {}
+exec(SETUP, namespace)  # the same setup in this process, for the chat run at once
+build = namespace["build"]
+
+
+def _step(script: Path, *args: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _at_once(path: Path, method: str, answers: list[str]) -> dict[str, Any]:
+    human, manager = build(str(path), method)
+    with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
+        result = human.initiate_chat(manager, message="write a poem", silent=True)
+    manager.groupchat.close_transcript()
+    return {"messages": [m["content"] for m in manager.groupchat.messages], "summary": result.summary}
+
+
+@pytest.mark.parametrize(
+    ("method", "answers", "parks"),
+    [
+        # round_robin: the human's turn comes twice; "exit" ends the chat at the second.
+        ("round_robin", ["ok from the human", "exit"], [("human_reply", "human", 3), ("human_reply", "human", 6)]),
+        # manual: every speaker is chosen by the person; the human's own turn parks too.
+        ("manual", ["critic", "writer", "human", "fine", "x"],
+         [("speaker_selection", None, 1), ("speaker_selection", None, 2), ("speaker_selection", None, 3),
+          ("human_reply", "human", 3), ("speaker_selection", None, 4)]),
+    ],
+)
+def test_a_parked_chat_resumed_in_other_processes_ends_as_a_chat_run_at_once(
+    tmp_path: Path, method: str, answers: list[str], parks: list[tuple[Any, ...]]
+) -> None:
+    script = tmp_path / "step.py"
+    script.write_text(STEP)
+    path = str(tmp_path / "chat.jsonl")
+    seen = [_step(script, "park", path, method)]
+    for answer in answers:
+        seen.append(_step(script, "resume", path, method, answer))
+    assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == parks
+    assert seen[-1] == _at_once(tmp_path / "whole.jsonl", method, answers)
+    assert load_parked_run(path) is None  # the request is gone once answered for good
+
+
+def test_parking_needs_a_transcript_and_refuses_a_wrong_or_late_answer(tmp_path: Path) -> None:
+    writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER")
+    manager = autogen.GroupChatManager(autogen.GroupChat(agents=[writer], messages=[]), llm_config=False)
+    with pytest.raises(ValueError, match="transcript_path='chat.jsonl'"):
+        park_group_chat(writer, manager, "hi")
+
+    path = tmp_path / "chat.jsonl"
+    human, manager = build(str(path), "round_robin")
+    parked = park_group_chat(human, manager, "write a poem", silent=True)
+    assert isinstance(parked, ParkedRun) and (parked.kind, parked.agent, parked.round) == ("human_reply", "human", 3)
+    assert load_parked_run(path) == parked and "Provide feedback" in parked.prompt
+    human, manager = build(str(path), "round_robin")
+    with pytest.raises(TypeError, match="answer must be a str"):
+        resume_parked_group_chat(manager, 3)  # type: ignore[arg-type]
+    manager.groupchat.close_transcript()
+    # the transcript went on without the answer: refused, nothing changed
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(json.dumps({"content": "more", "role": "user", "name": "writer", "index": 3}) + "\n")
+    human, manager = build(str(path), "round_robin")
+    with pytest.raises(ValueError, match="holds 4 messages but the chat parked at 3"):
+        resume_parked_group_chat(manager, "ok")
+    manager.groupchat.close_transcript()
+    (tmp_path / "chat.jsonl.parked").unlink()
+    human, manager = build(str(path), "round_robin")
+    with pytest.raises(ValueError, match="is not parked"):
+        resume_parked_group_chat(manager, "ok")
+    manager.groupchat.close_transcript()
+    (tmp_path / "bad.jsonl.parked").write_text("{not json")
+    with pytest.raises(ValueError, match="is not a parked request"):
+        load_parked_run(tmp_path / "bad.jsonl")
+
+
+def test_an_answer_for_another_request_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    human, manager = build(str(path), "manual")
+    parked = park_group_chat(human, manager, "write a poem", silent=True)
+    assert isinstance(parked, ParkedRun) and parked.kind == "speaker_selection"
+    human, manager = build(str(path), "round_robin")  # rebuilt differently: the next request is the human's reply
+    with pytest.raises(ValueError, match="asks for a human_reply .human., but the answer given is for the parked "
+                                         "speaker_selection"):
+        resume_parked_group_chat(manager, "critic")
