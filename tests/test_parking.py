@@ -140,3 +140,60 @@ def test_an_answer_for_another_request_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="asks for a human_reply .human., but the answer given is for the parked "
                                          "speaker_selection"):
         resume_parked_group_chat(manager, "critic")
+
+
+PATTERN_SETUP = textwrap.dedent('''
+    import autogen_classic as autogen
+    from autogen_classic.agentchat.group import AgentTarget, ContextVariables, RevertToUserTarget
+    from autogen_classic.agentchat.group.patterns import DefaultPattern
+
+    def build_pattern():
+        user = autogen.UserProxyAgent("user", human_input_mode="ALWAYS", code_execution_config=False)
+        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
+                                          default_auto_reply="draft")
+        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
+                                          default_auto_reply="too long")
+        writer.handoffs.set_after_work(AgentTarget(critic))
+        critic.handoffs.set_after_work(RevertToUserTarget())
+        return DefaultPattern(initial_agent=writer, agents=[writer, critic], user_agent=user,
+                              context_variables=ContextVariables(data={"topic": "sea"}),
+                              group_after_work=AgentTarget(writer), group_manager_args={"llm_config": False})
+''')
+
+PATTERN_STEP = PATTERN_SETUP + textwrap.dedent('''
+    import json, sys
+    from autogen_classic.agentchat import park_pattern_group_chat, resume_parked_pattern_group_chat
+    from autogen_classic.agentchat.groupchat.parking import ParkedRun
+
+    mode, path = sys.argv[1:3]
+    if mode == "park":
+        out = park_pattern_group_chat(build_pattern(), "a poem about the sea", path, max_rounds=9)
+    else:
+        out = resume_parked_pattern_group_chat(build_pattern(), path, sys.argv[3], max_rounds=9)
+    if isinstance(out, ParkedRun):
+        print(json.dumps({"parked": out.kind, "agent": out.agent, "round": out.round}))
+    else:
+        result, context, last = out
+        print(json.dumps({"messages": [m["content"] for m in result.chat_history], "summary": result.summary,
+                          "context": context.to_dict(), "last": last.name}))
+''')
+
+
+def test_a_parked_pattern_chat_resumed_in_other_processes_ends_as_a_chat_run_at_once(tmp_path: Path) -> None:
+    from autogen_classic.agentchat import initiate_group_chat
+
+    script = tmp_path / "pattern_step.py"
+    script.write_text(PATTERN_STEP)
+    path = str(tmp_path / "chat.jsonl")
+    answers = ["shorter please", "good", "exit"]
+    seen = [_step(script, "park", path)] + [_step(script, "resume", path, answer) for answer in answers]
+    # after each reply of the user the critic speaks again, then the user is asked (as in the chat run at once)
+    assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == [("human_reply", "user", 3),
+                                                                          ("human_reply", "user", 5),
+                                                                          ("human_reply", "user", 7)]
+    space: dict[str, Any] = {}
+    exec(PATTERN_SETUP, space)
+    with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
+        result, context, last = initiate_group_chat(space["build_pattern"](), "a poem about the sea", max_rounds=9)
+    assert seen[-1] == {"messages": [m["content"] for m in result.chat_history], "summary": result.summary,
+                        "context": context.to_dict(), "last": last.name}

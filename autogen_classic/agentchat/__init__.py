@@ -30,7 +30,12 @@ from .group.multi_agent_chat import (
     run_group_chat,
     run_group_chat_iter,
 )
-from .group.resume_chat import a_resume_pattern_group_chat, resume_pattern_group_chat
+from .group.resume_chat import (
+    a_resume_pattern_group_chat,
+    park_pattern_group_chat,
+    resume_parked_pattern_group_chat,
+    resume_pattern_group_chat,
+)
 from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
@@ -70,4 +75,6 @@ __all__ = [
     "run_group_chat_iter",
     "register_function",
     "resume_pattern_group_chat",
+    "park_pattern_group_chat",
+    "resume_parked_pattern_group_chat",
 ]

@@ -15,18 +15,24 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...llm_config import LLMConfig
 from ..chat import ChatResult
-from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat
+from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat, resume_result
 from ..groupchat.handoffs import TEMP_USER_NAME
+from ..groupchat.parking import ParkedRun, parked_request, resume_parked_run, run_parking
 from ..groupchat.steps import arguments_of
 from ..groupchat.transcript import load_transcript
 from ..transitions import ContextVariables
-from .multi_agent_chat import _GroupChatStart
+from .multi_agent_chat import _GroupChatStart, initiate_group_chat
 from .patterns.pattern import Pattern
 
 if TYPE_CHECKING:
     from ..agent import Agent
 
-__all__ = ["a_resume_pattern_group_chat", "resume_pattern_group_chat"]
+__all__ = [
+    "a_resume_pattern_group_chat",
+    "park_pattern_group_chat",
+    "resume_parked_pattern_group_chat",
+    "resume_pattern_group_chat",
+]
 
 
 def _start(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], max_rounds: int,
@@ -90,3 +96,41 @@ async def a_resume_pattern_group_chat(
     result = await a_resume_group_chat(start.manager, initiator=initiator, summary_method=pattern.summary_method)
     return start.outcome(result)
 
+
+def park_pattern_group_chat(
+    pattern: Pattern, messages: Union[list[dict[str, Any]], str], transcript_path: Union[str, os.PathLike[str]],
+    **initiate_args: Any,
+) -> Union[tuple[ChatResult, ContextVariables, Agent], ParkedRun]:
+    """``initiate_group_chat(pattern, messages, transcript_path=transcript_path, **initiate_args)`` until the chat
+    ends or asks for input (a human reply, a manual speaker selection): see ``park_group_chat``.
+
+    Returns:
+        What ``initiate_group_chat`` returns when the chat ended, else the :class:`ParkedRun` it waits on (resume
+        it with :func:`resume_parked_pattern_group_chat`).
+    """
+    given = arguments_of(initiate_group_chat, pattern, messages, transcript_path=transcript_path, **initiate_args)
+    start = _GroupChatStart(pattern, messages, given["max_rounds"], given["safeguard_policy"],
+                            given["safeguard_llm_config"], given["mask_llm_config"], "park_pattern_group_chat",
+                            transcript_path)
+    starter, arguments = start.opening(start.manager.resume(messages=start.processed) if start.resumes else None)
+    outcome = run_parking(start.manager, lambda: starter.initiate_chat(start.manager, **arguments))
+    return outcome if isinstance(outcome, ParkedRun) else start.outcome(outcome)
+
+
+def resume_parked_pattern_group_chat(
+    pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], answer: str, **initiate_args: Any
+) -> Union[tuple[ChatResult, ContextVariables, Agent], ParkedRun]:
+    """Resume a pattern's chat parked by :func:`park_pattern_group_chat` with ``answer`` (see
+    ``resume_parked_group_chat``); ``pattern`` rebuilt as for the first run, ``initiate_args`` as given to it.
+
+    Returns:
+        What ``initiate_group_chat`` returns when the chat ended, else the next :class:`ParkedRun`.
+    """
+    given = arguments_of(resume_pattern_group_chat, pattern, transcript_path, **initiate_args)
+    safeguards = (given["safeguard_policy"], given["safeguard_llm_config"], given["mask_llm_config"])
+    start, initiator = _start(pattern, transcript_path, given["max_rounds"], safeguards,
+                              "resume_parked_pattern_group_chat")
+    outcome = resume_parked_run(start.manager, answer, parked_request(start.manager, answer))
+    if isinstance(outcome, ParkedRun):
+        return outcome
+    return start.outcome(resume_result(start.manager, outcome, initiator, pattern.summary_method, None))

@@ -19,16 +19,28 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, TypeVar, Union
 
 from ...io.base import IOStream
 from ...io.input_details import pending_human_of, pending_speaker_selection
 from ..chat import ChatResult
 from .durable_resume import resume_result, resume_run_steps
+from .rounds import ChatRun
 from .steps import run_steps
 from .transcript import load_transcript
 
-__all__ = ["ParkedRun", "RunParked", "load_parked_run", "park_group_chat", "resume_parked_group_chat"]
+__all__ = [
+    "ParkedRun",
+    "RunParked",
+    "load_parked_run",
+    "park_group_chat",
+    "parked_request",
+    "resume_parked_group_chat",
+    "resume_parked_run",
+    "run_parking",
+]
+
+_T = TypeVar("_T")
 
 PARKED_SUFFIX = ".parked"
 _KINDS = ("human_reply", "speaker_selection")
@@ -152,10 +164,19 @@ def load_parked_run(transcript_path: Union[str, "os.PathLike[str]"]) -> Optional
     return parked
 
 
-def _parked(manager: Any, error: RunParked) -> ParkedRun:
-    _write_parked(error.parked)
-    manager.groupchat.close_transcript()  # its lock goes with it: another process may resume now
-    return error.parked
+def run_parking(manager: Any, run: Callable[[], _T], answer: Optional[str] = None,
+                parked: Optional[ParkedRun] = None) -> Union[_T, ParkedRun]:
+    """``run()`` with input requests parked: answered with ``answer`` (for the request ``parked``) first, any
+    other request written next to the transcript of ``manager``'s group chat and returned as a :class:`ParkedRun`
+    (the transcript closed)."""
+    path = _transcript_path(manager, "park_group_chat" if parked is None else "resume_parked_group_chat")
+    with IOStream.set_default(_ParkingStream(manager.groupchat, path, answer, parked)):
+        try:
+            return run()
+        except RunParked as again:
+            _write_parked(again.parked)
+            manager.groupchat.close_transcript()  # its lock goes with it: another process may resume now
+            return again.parked
 
 
 def park_group_chat(sender: Any, manager: Any, message: Union[str, dict[str, Any]], **kwargs: Any
@@ -172,12 +193,34 @@ def park_group_chat(sender: Any, manager: Any, message: Union[str, dict[str, Any
         The ``ChatResult`` when the chat ended without asking, else the :class:`ParkedRun` it waits on (its
         transcript is then closed; resume it with :func:`resume_parked_group_chat`).
     """
-    path = _transcript_path(manager, "park_group_chat")
-    with IOStream.set_default(_ParkingStream(manager.groupchat, path, None, None)):
-        try:
-            return sender.initiate_chat(manager, message=message, **kwargs)  # type: ignore[no-any-return]
-        except RunParked as parked:
-            return _parked(manager, parked)
+    return run_parking(manager, lambda: sender.initiate_chat(manager, message=message, **kwargs))
+
+
+def parked_request(manager: Any, answer: Any) -> ParkedRun:
+    """The request the chat of ``manager`` is parked at, checked against its transcript and ``answer``."""
+    path = _transcript_path(manager, "resume_parked_group_chat")
+    if not isinstance(answer, str):
+        raise TypeError(f"resume_parked_group_chat: answer must be a str (what the person typed); got {answer!r}.")
+    parked = load_parked_run(path)
+    if parked is None:
+        raise ValueError(f"resume_parked_group_chat: the chat of {path!r} is not parked (no {path + PARKED_SUFFIX!r}); "
+                         "resume it with resume_group_chat.")
+    held = len(load_transcript(path))
+    if held != parked.round:
+        raise ValueError(f"resume_parked_group_chat: {path!r} holds {held} messages but the chat parked at "
+                         f"{parked.round}: it went on without this answer. Delete {path + PARKED_SUFFIX!r} to resume "
+                         "it as it is.")
+    return parked
+
+
+def resume_parked_run(manager: Any, answer: str, parked: ParkedRun, silent: bool = True) -> Union[ChatRun, ParkedRun]:
+    """Resume the parked chat of ``manager`` with ``answer``: its run when it ended, else the next request."""
+    # A human reply is asked of the agent whose turn it was; a speaker selection is asked again.
+    turn = manager.groupchat.agent_by_name(parked.agent) if parked.kind == "human_reply" else None
+    outcome = run_parking(manager, lambda: run_steps(resume_run_steps(manager, silent, turn)), answer, parked)
+    if not isinstance(outcome, ParkedRun):
+        os.remove(_parked_path(parked.transcript_path))
+    return outcome
 
 
 def resume_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, summary_method: Any = "last_msg",
@@ -199,23 +242,7 @@ def resume_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None
             another request than the one parked.
         TypeError: ``answer`` is not a str.
     """
-    path = _transcript_path(manager, "resume_parked_group_chat")
-    if not isinstance(answer, str):
-        raise TypeError(f"resume_parked_group_chat: answer must be a str (what the person typed); got {answer!r}.")
-    parked = load_parked_run(path)
-    if parked is None:
-        raise ValueError(f"resume_parked_group_chat: the chat of {path!r} is not parked (no {path + PARKED_SUFFIX!r}); "
-                         "resume it with resume_group_chat.")
-    held = len(load_transcript(path))
-    if held != parked.round:
-        raise ValueError(f"resume_parked_group_chat: {path!r} holds {held} messages but the chat parked at "
-                         f"{parked.round}: it went on without this answer. Delete {path + PARKED_SUFFIX!r} to resume "
-                         "it as it is.")
-    with IOStream.set_default(_ParkingStream(manager.groupchat, path, answer, parked)):
-        try:
-            turn = manager.groupchat.agent_by_name(parked.agent) if parked.kind == "human_reply" else None
-            run = run_steps(resume_run_steps(manager, silent, turn))
-        except RunParked as again:
-            return _parked(manager, again)
-    os.remove(_parked_path(path))
-    return resume_result(manager, run, initiator, summary_method, None)
+    outcome = resume_parked_run(manager, answer, parked_request(manager, answer), silent)
+    if isinstance(outcome, ParkedRun):
+        return outcome
+    return resume_result(manager, outcome, initiator, summary_method, None)
