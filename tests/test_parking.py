@@ -197,3 +197,51 @@ def test_a_parked_pattern_chat_resumed_in_other_processes_ends_as_a_chat_run_at_
         result, context, last = initiate_group_chat(space["build_pattern"](), "a poem about the sea", max_rounds=9)
     assert seen[-1] == {"messages": [m["content"] for m in result.chat_history], "summary": result.summary,
                         "context": context.to_dict(), "last": last.name}
+
+
+def test_a_chat_parks_over_websockets_and_a_later_connection_answers_it(tmp_path: Path) -> None:
+    """Each connection runs the chat only while it has something to do: the first parks at the human's turn
+    and ends; a later one, carrying the person's answer, resumes from the files. No thread waits between them."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from autogen_classic.io import IOWebsockets
+
+    path = str(tmp_path / "chat.jsonl")
+
+    def on_connect(iostream: IOWebsockets) -> None:
+        request = json.loads(iostream.websocket.recv())
+        human, manager = build(path, "round_robin")
+        if request["answer"] is None:
+            outcome = park_group_chat(human, manager, request["task"], silent=True)
+        else:
+            outcome = resume_parked_group_chat(manager, request["answer"], initiator=human)
+        if isinstance(outcome, ParkedRun):
+            iostream.websocket.send(json.dumps({"parked": outcome.kind, "agent": outcome.agent, "prompt": outcome.prompt}))
+        else:
+            iostream.websocket.send(json.dumps({"summary": outcome.summary}))
+
+    def exchange(uri: str, request: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        received = []
+        with connect(uri) as ws:
+            ws.send(json.dumps(request))
+            try:
+                while True:
+                    received.append(json.loads(ws.recv(timeout=30)))
+            except ConnectionClosed:
+                pass
+        return received[:-1], received[-1]
+
+    with IOWebsockets.run_server_in_thread(on_connect=on_connect, port=0) as uri:
+        shown, outcome = exchange(uri, {"task": "write a poem", "answer": None})
+        assert outcome["parked"] == "human_reply" and outcome["agent"] == "human"
+        assert "Provide feedback" in outcome["prompt"]
+        # the client saw the chat so far as events: the writer's and the critic's messages (the opening is silent)
+        said = [e["content"]["content"] for e in shown if e.get("type") == "text"]
+        assert said == ["draft v1", "needs work"]
+        shown, outcome = exchange(uri, {"answer": "ok from the human"})
+        assert outcome["parked"] == "human_reply"
+        shown, outcome = exchange(uri, {"answer": "exit"})
+    assert outcome == {"summary": _at_once(tmp_path / "whole.jsonl", "round_robin", ["ok from the human", "exit"])["summary"]}
+    assert [m["content"] for m in autogen.load_transcript(path)] == _at_once(
+        tmp_path / "again.jsonl", "round_robin", ["ok from the human", "exit"])["messages"]
