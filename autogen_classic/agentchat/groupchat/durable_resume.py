@@ -18,7 +18,7 @@ from ..chat import ChatResult, summary_callable
 from .durable.checkpoint_file import checkpoint_path, load_checkpoint
 from .durable.snapshot import restore_state
 from .resume import resume_steps
-from .rounds import ChatRun, lent_cache, open_run, publish, take_turn
+from .rounds import ChatRun, lent_cache, open_run, run_rounds
 from .steps import Send, Step, a_run_steps, arguments_of, run_steps
 from .transcript import load_transcript
 
@@ -72,12 +72,7 @@ def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None) -> G
     run.rounds = (saved_round if isinstance(saved_round, int) else len(messages)) - 1
     manager._chat_run = run
     with lent_cache(manager, groupchat):
-        yield from publish(run)
-        while not run.ended:
-            yield from take_turn(run, first_speaker)
-            first_speaker = None
-            if not run.ended:
-                yield from publish(run)
+        yield from run_rounds(run, first_speaker)
     return run
 
 

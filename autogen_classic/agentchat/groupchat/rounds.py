@@ -29,7 +29,7 @@ from .guardrail_turns import forwarded_message, guarded_input, guarded_output
 from .selection.pipeline import SELECTION_RETURNED_NONE
 from .steps import CheckTermination, GenerateReply, SelectSpeaker, Send, Step
 
-__all__ = ["ChatRun", "chat_rounds", "lent_cache", "open_run", "publish", "take_turn"]
+__all__ = ["ChatRun", "chat_rounds", "lent_cache", "open_run", "publish", "run_rounds", "take_turn"]
 
 logger = logging.getLogger("autogen_classic.agentchat.groupchat.manager")
 
@@ -156,12 +156,22 @@ def chat_rounds(
         run = open_run(manager, groupchat, sender, first)
         if hasattr(manager, "_chat_run"):
             manager._chat_run = run
-        yield from publish(run)
-        while not run.ended:
-            yield from take_turn(run)
-            if not run.ended:
-                yield from publish(run)
+        yield from run_rounds(run)
     return True, None
+
+
+def run_rounds(run: ChatRun, first_speaker: Any = None) -> Generator[Step, Any, None]:
+    """Publish the run's newest message, then take turns and publish each reply until the run ends.
+
+    ``first_speaker``: the agent whose turn comes first, already chosen (a resumed chat parked at that agent's
+    human reply); None: the speaker selection chooses, as for every later turn.
+    """
+    yield from publish(run)
+    while not run.ended:
+        yield from take_turn(run, first_speaker)
+        first_speaker = None
+        if not run.ended:
+            yield from publish(run)
 
 
 def publish(run: ChatRun) -> Generator[Step, Any, None]:
