@@ -38,7 +38,15 @@ from .agentchat.groupchat.selection.adapters import candidate_func_policy, selec
 from .agentchat.groupchat.stepping import GroupChatComplete
 from .agentchat.groupchat.durable_resume import a_resume_group_chat, resume_group_chat
 from .agentchat.groupchat.fork import a_fork_group_chat, fork_group_chat
-from .agentchat.groupchat.parking import ParkedRun, load_parked_run, park_group_chat, resume_parked_group_chat
+from .agentchat.groupchat.parking import (
+    ParkedRun,
+    RunParked,
+    a_run_parked_group_chat,
+    load_parked_run,
+    park_group_chat,
+    resume_parked_group_chat,
+    run_parked_group_chat,
+)
 from .agentchat.groupchat.transcript import load_transcript
 from .agentchat.termination import (
     AndTerminationCondition,
@@ -187,6 +195,9 @@ __all__ = [
     "load_parked_run",
     "park_group_chat",
     "resume_parked_group_chat",
+    "run_parked_group_chat",
+    "a_run_parked_group_chat",
+    "RunParked",
     "a_resume_group_chat",
     "register_function",
     "tool",

@@ -32,9 +32,11 @@ from .group.multi_agent_chat import (
 )
 from .group.resume_chat import (
     a_resume_pattern_group_chat,
+    a_run_parked_pattern_group_chat,
     park_pattern_group_chat,
     resume_parked_pattern_group_chat,
     resume_pattern_group_chat,
+    run_parked_pattern_group_chat,
 )
 from .conversable.tool_registry import register_function
 from .user_proxy_agent import UserProxyAgent
@@ -76,5 +78,7 @@ __all__ = [
     "register_function",
     "resume_pattern_group_chat",
     "park_pattern_group_chat",
+    "a_run_parked_pattern_group_chat",
+    "run_parked_pattern_group_chat",
     "resume_parked_pattern_group_chat",
 ]

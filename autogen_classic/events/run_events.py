@@ -47,6 +47,23 @@ class InputRequestEvent(BaseEvent):
     type: str = "input_request"
     speaker_selection: Optional[dict[str, Any]] = None
 
+    def park(self) -> Any:
+        """Park the request instead of answering it (a group chat with a ``transcript_path``): the chat writes the
+        request beside its transcript and stops; the run's events end and ``response.parked`` says what it waits
+        for. Resume it later, in any process, with the person's answer.
+
+        Raises:
+            RuntimeError: the request cannot be parked (its chat keeps no transcript, or it was answered); it
+                stays open, to be answered with ``respond``.
+        """
+        park = getattr(self.respond, "park", None)
+        if park is None:
+            raise RuntimeError(
+                f"This input request (prompt {self.prompt!r}) cannot be parked: it did not come from a run's "
+                "stream (run, run_group_chat ...). Answer it with respond(text)."
+            )
+        return park()
+
     @field_serializer("respond")
     def _no_function(self, respond: Any) -> None:
         # A function has no JSON form; the request reads the same before and after it can be answered.

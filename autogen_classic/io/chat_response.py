@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Protocol, 
 
 from ..events.run_events import ErrorEvent, InputRequestEvent, RunCompletionEvent
 from .chat_worker import ChatTask, task_events, thread_events
+from .parked import RunParked
 from .processors import (
     AsyncConsoleEventProcessor,
     AsyncEventProcessorProtocol,
@@ -203,6 +204,13 @@ class _DrivenResponse(RunState):
             self._complete(event)
         return event
 
+    def _parked_end(self, event: Any) -> bool:
+        """Whether ``event`` ends a run that parked at an input request (not yielded: the run holds the request)."""
+        if isinstance(event, ErrorEvent) and isinstance(event.content.error, RunParked):
+            self._park(event.content.error.parked)
+            return True
+        return False
+
     def _over(self, event: Any) -> bool:
         """Whether the events end with this one, yielded; after an ``ErrorEvent`` its error is raised."""
         if isinstance(event, ErrorEvent):
@@ -255,6 +263,8 @@ class RunResponse(_DrivenResponse):
         if self._done:  # over (or run the classic way, its events printed): nothing more comes
             return
         for event in thread_events(self.iostream, self._worker):
+            if self._parked_end(event):
+                return
             yield self._received(event)
             if self._over(event):
                 return
@@ -323,6 +333,8 @@ class AsyncRunResponse(_DrivenResponse):
         if self._done:  # over (or run the classic way, its events printed): nothing more comes
             return
         async for event in task_events(self.iostream):
+            if self._parked_end(event):
+                return
             yield self._received(event)
             if self._over(event):
                 return
@@ -341,6 +353,12 @@ class AsyncRunResponse(_DrivenResponse):
     last_speaker = awaited("_last_speaker", "The name of the agent that spoke last (when the run is over); awaitable.")
     cost = awaited("_cost", "The cost (when the run is over; it also reads as the classic cost dict); awaitable."
                    ).setter(RunState._set_cost)
+
+    @property
+    def parked(self) -> Any:
+        """The ParkedRun the run parked at, once its events ended (None for a run that ended); read without
+        ``await``."""
+        return self._parked
 
     def _ensure_over(self, name: str) -> None:
         if not self._done and self._driver is not None:

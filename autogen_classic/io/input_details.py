@@ -11,10 +11,18 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator, Optional
 
-__all__ = ["asking_for_speaker", "asking_human_of", "pending_human_of", "pending_speaker_selection"]
+__all__ = [
+    "allow_parking",
+    "asking_for_speaker",
+    "asking_human_of",
+    "parking_path",
+    "pending_human_of",
+    "pending_speaker_selection",
+]
 
 _pending: ContextVar[Optional[dict[str, Any]]] = ContextVar("autogen_classic_speaker_selection", default=None)
 _asking_agent: ContextVar[Optional[str]] = ContextVar("autogen_classic_human_of", default=None)
+_parking: ContextVar[Optional[str]] = ContextVar("autogen_classic_parking", default=None)
 
 
 @contextmanager
@@ -46,3 +54,20 @@ def asking_human_of(agent_name: str) -> Iterator[None]:
 def pending_human_of() -> Optional[str]:
     """The name of the agent asking its human for a reply now, or None when the input asked for is not one."""
     return _asking_agent.get()
+
+
+def allow_parking(transcript_path: Optional[str]) -> Optional[str]:
+    """From now on, input requests may be parked, their chat kept in ``transcript_path`` (None: they may not);
+    returns the value before, to be given back when the turn ends.
+
+    Set and given back by the group chat around each turn; not a context manager, since the turn is a
+    generator that a finished chat may close in another context.
+    """
+    before = _parking.get()
+    _parking.set(transcript_path)
+    return before
+
+
+def parking_path() -> Optional[str]:
+    """The transcript keeping the chat asking now, when its requests may be parked; None otherwise."""
+    return _parking.get()

@@ -45,6 +45,7 @@ class RunState:
         self._cost: Optional[Cost] = None
         self._uuid = uuid4()
         self._human_input: Optional[list[str]] = None
+        self._parked: Any = None  # the ParkedRun of a run that parked at an input request
         self._done = False
 
     def _complete(self, event: Any) -> None:
@@ -83,6 +84,13 @@ class RunState:
     last_speaker = _result("_last_speaker", "The name of the agent that spoke last (when the run is over).")
     cost = _result("_cost", "The cost (when the run is over); it also reads as the classic cost dict.",
                    read_first=True).setter(_set_cost)
+    parked = _result("_parked", "The ParkedRun the run parked at (``event.content.park()``), when it is over; "
+                                "None for a run that ended.", read_first=True)
+
+    def _park(self, parked: Any) -> None:
+        """The run parked at an input request (``event.content.park()``): it is over without a result."""
+        self._parked = parked
+        self._done = True
 
     def set_ui_tools(self, tools: list["Tool"]) -> None:
         """Set the UI tools of the run's agents."""

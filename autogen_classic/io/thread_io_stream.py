@@ -21,7 +21,8 @@ from ..events.base_event import as_event
 from ..events.print_event import PrintEvent
 from ..events.run_events import PACKAGE_EVENTS, InputRequestEvent
 from .base import AsyncIOStreamProtocol, IOStreamProtocol  # noqa: F401 - importable here, as in AG2 Classic 0.14
-from .input_details import pending_speaker_selection
+from .input_details import parking_path, pending_human_of, pending_speaker_selection
+from .parked import ParkRequested, park_request_of
 
 if TYPE_CHECKING:
     from .step_controller import StepController
@@ -48,11 +49,18 @@ _ANSWERED = _Answered()
 
 
 class InputAnswer:
-    """``respond`` of an input request: hands the answer to the chat waiting for it, once."""
+    """``respond`` of an input request: hands the answer to the chat waiting for it, once.
 
-    def __init__(self, put: Callable[[str], None], prompt: str) -> None:
+    Args:
+        put: hands the answer (or a park request) to the chat.
+        prompt: the request's prompt.
+        park_request: what :meth:`park` hands over instead of an answer; None when the chat cannot park here.
+    """
+
+    def __init__(self, put: Callable[[Any], None], prompt: str, park_request: Optional[ParkRequested] = None) -> None:
         self._put = put
         self._prompt = prompt
+        self._park_request = park_request
         self._lock = threading.Lock()
         self._answer: Optional[str] = None
 
@@ -71,6 +79,35 @@ class InputAnswer:
                 )
             self._answer = str(response)
         self._put(response)
+        return _ANSWERED
+
+    @property
+    def can_park(self) -> bool:
+        """Whether :meth:`park` may be called: the chat asks from a group chat that keeps a transcript."""
+        return self._park_request is not None
+
+    def park(self) -> _Answered:
+        """Park the request instead of answering it: the chat writes it beside its transcript and stops; the run's
+        events then end, and ``response.parked`` tells what it waits for. Resume later, in any process, with the
+        person's answer (``resume_parked_group_chat``, ``run_parked_group_chat`` ...).
+
+        Raises:
+            RuntimeError: the request was answered (or parked) already, or its chat cannot park (only a group
+                chat with a ``transcript_path`` parks: its state is kept there); the request stays open.
+        """
+        if self._park_request is None:
+            raise RuntimeError(
+                f"This input request (prompt {self._prompt!r}) cannot be parked: only a group chat with a "
+                "transcript_path parks, at a human reply or a manual speaker selection of its rounds (its state is "
+                "kept beside the transcript). Answer it with respond(text), or build the GroupChat with "
+                "transcript_path='chat.jsonl'."
+            )
+        with self._lock:
+            if self._answer is not None:
+                raise RuntimeError(f"This input request (prompt {self._prompt!r}) was already answered with "
+                                   f"{self._answer!r}: it cannot be parked now.")
+            self._answer = "<parked>"
+        self._put(self._park_request)
         return _ANSWERED
 
 
@@ -101,8 +138,11 @@ class _RunStream:
         return self._print_class(*objects, sep=sep, end=end)
 
     def _request(self, prompt: str, password: bool) -> Any:
-        request = self._request_class(prompt=prompt, password=password, speaker_selection=pending_speaker_selection())
-        setattr(request.content, self._answer_field, InputAnswer(self._output_stream.put, prompt))
+        selection = pending_speaker_selection()
+        request = self._request_class(prompt=prompt, password=password, speaker_selection=selection)
+        parkable = parking_path() is not None
+        park = park_request_of(prompt, password, selection, pending_human_of()) if parkable else None
+        setattr(request.content, self._answer_field, InputAnswer(self._output_stream.put, prompt, park))
         return request
 
     def _check(self) -> None:

@@ -151,22 +151,24 @@ async def a_initiate_group_chat(
 
 
 # ---------------------------------------------------------------- runs for a consumer of the events
-def _run_agents(pattern: Pattern) -> list[Any]:
+def run_agents(pattern: Pattern) -> list[Any]:
+    """The agents of a pattern's run (``response.agents``): the pattern's, and its user agent."""
     return list(pattern.agents) + ([pattern.user_agent] if pattern.user_agent else [])
+
+
+def report_outcome(outcome: tuple[ChatResult, ContextVariables, Any]) -> tuple[ChatResult, Optional[str], Any]:
+    """What a pattern chat's outcome says to its run: the result, the last speaker's name, the context variables."""
+    result, context_variables, last = outcome
+    return result, getattr(last, "name", None), context_variables
 
 
 def _launcher(pattern: Pattern, messages: Any, max_rounds: int, *safeguards: Any,
               transcript_path: Optional[Union[str, os.PathLike[str]]] = None) -> RunLauncher:
     """The launcher of a group chat run (arguments as for :func:`initiate_group_chat`)."""
-
-    def report(outcome: tuple[ChatResult, ContextVariables, Any]) -> tuple[ChatResult, Optional[str], Any]:
-        result, context_variables, last = outcome
-        return result, getattr(last, "name", None), context_variables
-
     return RunLauncher(
         lambda: initiate_group_chat(pattern, messages, max_rounds, *safeguards, transcript_path=transcript_path),
         lambda: a_initiate_group_chat(pattern, messages, max_rounds, *safeguards, transcript_path=transcript_path),
-        report, _run_agents(pattern), "autogen-classic-group-run",
+        report_outcome, run_agents(pattern), "autogen-classic-group-run",
     )
 
 

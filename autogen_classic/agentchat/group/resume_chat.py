@@ -17,11 +17,13 @@ from ...llm_config import LLMConfig
 from ..chat import ChatResult
 from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat, resume_result
 from ..groupchat.handoffs import TEMP_USER_NAME
-from ..groupchat.parking import ParkedRun, parked_request, resume_parked_run, run_parking
+from ...io.chat_response import AsyncRunResponseProtocol, RunResponseProtocol
+from ..conversable.runs.launcher import RunLauncher
+from ..groupchat.parking import ParkedRun, a_resume_parked_run, parked_request, resume_parked_run, run_parking
 from ..groupchat.steps import arguments_of
 from ..groupchat.transcript import load_transcript
 from ..transitions import ContextVariables
-from .multi_agent_chat import _GroupChatStart, initiate_group_chat
+from .multi_agent_chat import _GroupChatStart, initiate_group_chat, report_outcome, run_agents
 from .patterns.pattern import Pattern
 
 if TYPE_CHECKING:
@@ -29,9 +31,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "a_resume_pattern_group_chat",
+    "a_run_parked_pattern_group_chat",
     "park_pattern_group_chat",
     "resume_parked_pattern_group_chat",
     "resume_pattern_group_chat",
+    "run_parked_pattern_group_chat",
 ]
 
 
@@ -117,20 +121,61 @@ def park_pattern_group_chat(
     return outcome if isinstance(outcome, ParkedRun) else start.outcome(outcome)
 
 
+def _parked_start(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], initiate_args: dict[str, Any],
+                  function: str) -> tuple[_GroupChatStart, Any]:
+    given = arguments_of(resume_pattern_group_chat, pattern, transcript_path, **initiate_args)
+    safeguards = (given["safeguard_policy"], given["safeguard_llm_config"], given["mask_llm_config"])
+    return _start(pattern, transcript_path, given["max_rounds"], safeguards, function)
+
+
 def resume_parked_pattern_group_chat(
     pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], answer: str, **initiate_args: Any
 ) -> Union[tuple[ChatResult, ContextVariables, Agent], ParkedRun]:
-    """Resume a pattern's chat parked by :func:`park_pattern_group_chat` with ``answer`` (see
-    ``resume_parked_group_chat``); ``pattern`` rebuilt as for the first run, ``initiate_args`` as given to it.
+    """Resume a pattern's chat parked by :func:`park_pattern_group_chat` (or by ``event.content.park()`` in a
+    ``run_group_chat`` response) with ``answer`` (see ``resume_parked_group_chat``); ``pattern`` rebuilt as for
+    the first run, ``initiate_args`` as given to it.
 
     Returns:
         What ``initiate_group_chat`` returns when the chat ended, else the next :class:`ParkedRun`.
     """
-    given = arguments_of(resume_pattern_group_chat, pattern, transcript_path, **initiate_args)
-    safeguards = (given["safeguard_policy"], given["safeguard_llm_config"], given["mask_llm_config"])
-    start, initiator = _start(pattern, transcript_path, given["max_rounds"], safeguards,
-                              "resume_parked_pattern_group_chat")
+    start, initiator = _parked_start(pattern, transcript_path, initiate_args, "resume_parked_pattern_group_chat")
     outcome = resume_parked_run(start.manager, answer, parked_request(start.manager, answer))
     if isinstance(outcome, ParkedRun):
         return outcome
     return start.outcome(resume_result(start.manager, outcome, initiator, pattern.summary_method, None))
+
+
+def _parked_launcher(pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], answer: Any,
+                     initiate_args: dict[str, Any]) -> RunLauncher:
+    """The launcher of a pattern's parked chat resumed for a consumer of its events (checked before it starts)."""
+    start, initiator = _parked_start(pattern, transcript_path, initiate_args, "run_parked_pattern_group_chat")
+    manager = start.manager
+    parked = parked_request(manager, answer)
+
+    def chat() -> tuple[ChatResult, ContextVariables, Agent]:
+        run = resume_parked_run(manager, answer, parked, ask_further=True)
+        return start.outcome(resume_result(manager, run, initiator, pattern.summary_method, None))  # type: ignore[arg-type]
+
+    async def a_chat() -> tuple[ChatResult, ContextVariables, Agent]:
+        run = await a_resume_parked_run(manager, answer, parked, ask_further=True)
+        return start.outcome(resume_result(manager, run, initiator, pattern.summary_method, None))  # type: ignore[arg-type]
+
+    return RunLauncher(chat, a_chat, report_outcome, run_agents(pattern), "autogen-classic-parked-group-run")
+
+
+def run_parked_pattern_group_chat(
+    pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], answer: str, **initiate_args: Any
+) -> RunResponseProtocol:
+    """Resume a pattern's parked chat with ``answer`` on a thread of its own and return its response at once, as
+    ``run_group_chat`` does: its events follow (answer a further ``InputRequestEvent`` with ``respond``, or park
+    it again with ``event.content.park()``), then its results, or ``response.parked`` when it parked again.
+    Arguments as for :func:`resume_parked_pattern_group_chat`; a bad one raises at once."""
+    return _parked_launcher(pattern, transcript_path, answer, initiate_args).run(at_once=True)
+
+
+def a_run_parked_pattern_group_chat(
+    pattern: Pattern, transcript_path: Union[str, os.PathLike[str]], answer: str, **initiate_args: Any
+) -> AsyncRunResponseProtocol:
+    """(async) :func:`run_parked_pattern_group_chat` as a task of the running event loop (``async for event in
+    response.events``)."""
+    return _parked_launcher(pattern, transcript_path, answer, initiate_args).a_run(at_once=True)

@@ -17,6 +17,7 @@ from ...oai.usage import gather_usage_summary
 from ..chat import ChatResult, summary_callable
 from .durable.checkpoint_file import checkpoint_path, load_checkpoint
 from .durable.snapshot import restore_state
+from .selection.trace import SelectionRecord
 from .resume import resume_steps
 from .rounds import ChatRun, lent_cache, open_run, run_rounds
 from .steps import Send, Step, a_run_steps, arguments_of, run_steps
@@ -41,11 +42,13 @@ def _transcript_of(manager: Any, function: str) -> str:
     return str(transcript.path)
 
 
-def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None) -> Generator[Step, Any, ChatRun]:
+def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None,
+                     selection: Optional[list[Any]] = None) -> Generator[Step, Any, ChatRun]:
     """Steps that replay the transcript of ``manager``'s group chat, restore its checkpoint and run it to its end.
 
     ``first_speaker``: the agent whose turn comes next, already chosen (a chat parked at that agent's human
-    reply); None: the speaker selection chooses, as always.
+    reply), and ``selection`` the records of that choice (as dicts); None: the speaker selection chooses, as
+    always.
     """
     groupchat = manager.groupchat
     path = _transcript_of(manager, "resume_group_chat")
@@ -63,6 +66,8 @@ def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None) -> G
                          f"({last_message.get('name')!r}); it cannot be resumed from there.")
     if state is not None:
         restore_state(state, manager, checkpoint.path)
+    if selection:
+        groupchat.selection_log.extend(SelectionRecord.from_dict(record) for record in selection)
     # The last message reaches the manager as its speaker sent it; publishing it again writes nothing twice.
     if last_agent is not manager:
         yield Send(last_agent, last_message, manager, silent=True)
@@ -70,6 +75,8 @@ def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None) -> G
     saved_round = None if state is None else state.get("round")
     # Without a checkpoint (a transcript written before checkpoints existed): one round per message.
     run.rounds = (saved_round if isinstance(saved_round, int) else len(messages)) - 1
+    if state is not None and isinstance(state.get("usage_baseline"), dict):
+        run.usage_baseline = dict(state["usage_baseline"])  # a token budget counts from the original start
     manager._chat_run = run
     with lent_cache(manager, groupchat):
         yield from run_rounds(run, first_speaker)

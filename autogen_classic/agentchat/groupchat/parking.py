@@ -16,75 +16,48 @@ state. An answer for another request than the one parked is refused with a ``Val
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import asdict, dataclass
-from typing import Any, Callable, Optional, TypeVar, Union
+from typing import Any, Awaitable, Callable, Optional, TypeVar, Union
 
 from ...io.base import IOStream
 from ...io.input_details import pending_human_of, pending_speaker_selection
+from ...io.parked import ParkedRun, RunParked, park_request_of
+from ...io.chat_response import AsyncRunResponseProtocol, RunResponseProtocol
 from ..chat import ChatResult
+from ..conversable.runs.launcher import RunLauncher
+from .durable.parked_file import PARKED_SUFFIX, load_parked_run, parked_path, read_parked
 from .durable_resume import resume_result, resume_run_steps
 from .rounds import ChatRun
-from .steps import run_steps
+from .steps import a_run_steps, run_steps
 from .transcript import load_transcript
 
 __all__ = [
     "ParkedRun",
     "RunParked",
+    "a_resume_parked_run",
+    "a_run_parked_group_chat",
     "load_parked_run",
     "park_group_chat",
     "parked_request",
     "resume_parked_group_chat",
     "resume_parked_run",
+    "run_parked_group_chat",
     "run_parking",
 ]
 
 _T = TypeVar("_T")
 
-PARKED_SUFFIX = ".parked"
-_KINDS = ("human_reply", "speaker_selection")
-
-
-@dataclass(frozen=True)
-class ParkedRun:
-    """A chat parked at an input request.
-
-    Args:
-        kind: "human_reply" (an agent asks its human for a reply) or "speaker_selection" (a manual selection).
-        prompt: the prompt the person would have been shown.
-        agent: the agent whose turn it is ("human_reply"); None for a speaker selection.
-        round: how many messages the transcript held when the chat parked.
-        transcript_path: the chat's transcript (the request is in ``transcript_path + ".parked"``).
-        password: whether the input is a secret (not echoed).
-    """
-
-    kind: str
-    prompt: str
-    agent: Optional[str]
-    round: int
-    transcript_path: str
-    password: bool = False
-
-
-class RunParked(Exception):
-    """Raised by the parking stream's ``input``: carries the request out of the chat (caught by this module)."""
-
-    def __init__(self, parked: ParkedRun) -> None:
-        super().__init__(f"the chat parked at a {parked.kind} request (round {parked.round})")
-        self.parked = parked
-
 
 class _ParkingStream:
     """The stream a parked-or-resumed chat runs with: output goes to the stream in use before; ``input`` takes
-    the queued answer, and parks the chat at any further request."""
+    the queued answer; a further request is parked, or, with ``ask_further``, asked of the stream before (whose
+    consumer may answer or park it)."""
 
-    def __init__(self, groupchat: Any, path: str, answer: Optional[str], expected: Optional[ParkedRun]) -> None:
+    def __init__(self, answer: Optional[str], expected: Optional[ParkedRun], ask_further: bool = False) -> None:
         self._output = IOStream.get_default()
-        self._groupchat = groupchat
-        self._path = path
         self._answers = [] if answer is None else [answer]
         self._expected = expected
+        self._ask_further = ask_further
         self.takes_run_events = bool(getattr(self._output, "takes_run_events", False))
 
     def print(self, *objects: Any, sep: str = " ", end: str = "\n", flush: bool = False) -> None:
@@ -98,9 +71,11 @@ class _ParkingStream:
             message.print(self._output.print)
 
     def input(self, prompt: str = "", *, password: bool = False) -> str:
-        asking = self._request(prompt, password)
+        asking = park_request_of(prompt, password, pending_speaker_selection(), pending_human_of())
         if not self._answers:
-            raise RunParked(asking)
+            if self._ask_further:
+                return self._output.input(prompt, password=password)
+            raise asking
         expected, self._expected = self._expected, None
         if expected is not None and (asking.kind, asking.agent) != (expected.kind, expected.agent):
             raise ValueError(
@@ -109,18 +84,6 @@ class _ParkingStream:
                 "or the speaker selection differs from the parked run's; rebuild it as for the first run."
             )
         return self._answers.pop(0)
-
-    def _request(self, prompt: str, password: bool) -> ParkedRun:
-        groupchat = self._groupchat
-        if pending_speaker_selection() is not None:
-            kind, agent = "speaker_selection", None
-        else:
-            kind, agent = "human_reply", pending_human_of()
-        return ParkedRun(kind, prompt, agent, len(groupchat.messages), self._path, password)
-
-
-def _parked_path(transcript_path: str) -> str:
-    return transcript_path + PARKED_SUFFIX
 
 
 def _transcript_path(manager: Any, function: str) -> str:
@@ -133,50 +96,33 @@ def _transcript_path(manager: Any, function: str) -> str:
     return os.fspath(path)
 
 
-def _write_parked(parked: ParkedRun) -> None:
-    """Write the request atomically: a reader sees the old file or the new one, never a torn one."""
-    target = _parked_path(parked.transcript_path)
-    temporary = target + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as file:
-        json.dump(asdict(parked), file)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(temporary, target)
-
-
-def load_parked_run(transcript_path: Union[str, "os.PathLike[str]"]) -> Optional[ParkedRun]:
-    """The request a chat with this ``transcript_path`` is parked at, or None when it is not parked.
-
-    Raises:
-        ValueError: the ``.parked`` file is not a parked request written by this module.
-    """
-    path = _parked_path(os.fspath(transcript_path))
-    if not os.path.exists(path):
-        return None
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = json.load(file)
-        parked = ParkedRun(**data)
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"{path!r} is not a parked request ({error}); delete it to resume without one.") from None
-    if parked.kind not in _KINDS or not isinstance(parked.round, int):
-        raise ValueError(f"{path!r} is not a parked request (kind {parked.kind!r}); delete it to resume without one.")
-    return parked
-
-
 def run_parking(manager: Any, run: Callable[[], _T], answer: Optional[str] = None,
-                parked: Optional[ParkedRun] = None) -> Union[_T, ParkedRun]:
+                parked: Optional[ParkedRun] = None, ask_further: bool = False) -> Union[_T, ParkedRun]:
     """``run()`` with input requests parked: answered with ``answer`` (for the request ``parked``) first, any
     other request written next to the transcript of ``manager``'s group chat and returned as a :class:`ParkedRun`
-    (the transcript closed)."""
-    path = _transcript_path(manager, "park_group_chat" if parked is None else "resume_parked_group_chat")
-    with IOStream.set_default(_ParkingStream(manager.groupchat, path, answer, parked)):
+    (the transcript closed). With ``ask_further`` other requests are asked of the current stream instead, whose
+    consumer may answer or park them (``RunParked`` is then raised, for the run's response)."""
+    _transcript_path(manager, "park_group_chat" if parked is None else "resume_parked_group_chat")
+    with IOStream.set_default(_ParkingStream(answer, parked, ask_further)):
         try:
             return run()
-        except RunParked as again:
-            _write_parked(again.parked)
-            manager.groupchat.close_transcript()  # its lock goes with it: another process may resume now
-            return again.parked
+        except RunParked as stopped:  # the rounds wrote the request and closed the transcript
+            if ask_further:
+                raise
+            return stopped.parked
+
+
+async def a_run_parking(manager: Any, run: Callable[[], Awaitable[_T]], answer: str, parked: ParkedRun,
+                        ask_further: bool = False) -> Union[_T, ParkedRun]:
+    """(async) :func:`run_parking` of a coroutine function."""
+    _transcript_path(manager, "resume_parked_group_chat")
+    with IOStream.set_default(_ParkingStream(answer, parked, ask_further)):
+        try:
+            return await run()
+        except RunParked as stopped:
+            if ask_further:
+                raise
+            return stopped.parked
 
 
 def park_group_chat(sender: Any, manager: Any, message: Union[str, dict[str, Any]], **kwargs: Any
@@ -196,31 +142,55 @@ def park_group_chat(sender: Any, manager: Any, message: Union[str, dict[str, Any
     return run_parking(manager, lambda: sender.initiate_chat(manager, message=message, **kwargs))
 
 
-def parked_request(manager: Any, answer: Any) -> ParkedRun:
-    """The request the chat of ``manager`` is parked at, checked against its transcript and ``answer``."""
+def parked_request(manager: Any, answer: Any) -> tuple[ParkedRun, list[Any]]:
+    """The request the chat of ``manager`` is parked at (and the selection records of its turn), checked against
+    its transcript and ``answer``."""
     path = _transcript_path(manager, "resume_parked_group_chat")
     if not isinstance(answer, str):
         raise TypeError(f"resume_parked_group_chat: answer must be a str (what the person typed); got {answer!r}.")
-    parked = load_parked_run(path)
-    if parked is None:
+    found = read_parked(path)
+    if found is None:
         raise ValueError(f"resume_parked_group_chat: the chat of {path!r} is not parked (no {path + PARKED_SUFFIX!r}); "
                          "resume it with resume_group_chat.")
+    parked = found[0]
     held = len(load_transcript(path))
     if held != parked.round:
         raise ValueError(f"resume_parked_group_chat: {path!r} holds {held} messages but the chat parked at "
                          f"{parked.round}: it went on without this answer. Delete {path + PARKED_SUFFIX!r} to resume "
                          "it as it is.")
-    return parked
+    return found
 
 
-def resume_parked_run(manager: Any, answer: str, parked: ParkedRun, silent: bool = True) -> Union[ChatRun, ParkedRun]:
-    """Resume the parked chat of ``manager`` with ``answer``: its run when it ended, else the next request."""
-    # A human reply is asked of the agent whose turn it was; a speaker selection is asked again.
-    turn = manager.groupchat.agent_by_name(parked.agent) if parked.kind == "human_reply" else None
-    outcome = run_parking(manager, lambda: run_steps(resume_run_steps(manager, silent, turn)), answer, parked)
-    if not isinstance(outcome, ParkedRun):
-        os.remove(_parked_path(parked.transcript_path))
+def resumed_parked_steps(manager: Any, parked: tuple[ParkedRun, list[Any]], silent: bool) -> Any:
+    """The steps of a parked chat resumed: a human reply is asked of the agent whose turn it was (its selection
+    kept, not made again); a speaker selection is asked again."""
+    request, selection = parked
+    if request.kind == "human_reply":
+        return resume_run_steps(manager, silent, manager.groupchat.agent_by_name(request.agent), selection)
+    return resume_run_steps(manager, silent)
+
+
+def _ended(parked: tuple[ParkedRun, list[Any]], outcome: Any) -> Any:
+    if not isinstance(outcome, ParkedRun):  # answered and ended: the request is no longer waited on
+        os.remove(parked_path(parked[0].transcript_path))
     return outcome
+
+
+def resume_parked_run(manager: Any, answer: str, parked: tuple[ParkedRun, list[Any]], silent: bool = True,
+                      ask_further: bool = False) -> Union[ChatRun, ParkedRun]:
+    """Resume the parked chat of ``manager`` with ``answer``: its run when it ended, else the next request (see
+    :func:`run_parking` for ``ask_further``)."""
+    outcome = run_parking(manager, lambda: run_steps(resumed_parked_steps(manager, parked, silent)), answer,
+                          parked[0], ask_further)
+    return _ended(parked, outcome)
+
+
+async def a_resume_parked_run(manager: Any, answer: str, parked: tuple[ParkedRun, list[Any]], silent: bool = True,
+                              ask_further: bool = False) -> Union[ChatRun, ParkedRun]:
+    """(async) :func:`resume_parked_run` on the async agent API."""
+    outcome = await a_run_parking(manager, lambda: a_run_steps(resumed_parked_steps(manager, parked, silent)),
+                                  answer, parked[0], ask_further)
+    return _ended(parked, outcome)
 
 
 def resume_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, summary_method: Any = "last_msg",
@@ -246,3 +216,50 @@ def resume_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None
     if isinstance(outcome, ParkedRun):
         return outcome
     return resume_result(manager, outcome, initiator, summary_method, None)
+
+
+def _last_speaker_name(manager: Any) -> Optional[str]:
+    return getattr(getattr(manager, "last_speaker", None), "name", None)
+
+
+def parked_run_launcher(manager: Any, answer: Any, initiator: Any = None, summary_method: Any = "last_msg"
+                        ) -> RunLauncher:
+    """The launcher of a parked chat resumed for a consumer of its events (checked before it starts)."""
+    parked = parked_request(manager, answer)
+
+    def chat() -> ChatResult:
+        run = resume_parked_run(manager, answer, parked, ask_further=True)
+        return resume_result(manager, run, initiator, summary_method, None)  # type: ignore[arg-type]
+
+    async def a_chat() -> ChatResult:
+        run = await a_resume_parked_run(manager, answer, parked, ask_further=True)
+        return resume_result(manager, run, initiator, summary_method, None)  # type: ignore[arg-type]
+
+    def report(result: ChatResult) -> tuple[ChatResult, Optional[str], Any]:
+        return result, _last_speaker_name(manager), None
+
+    agents = [manager, *manager.groupchat.agents]
+    return RunLauncher(chat, a_chat, report, agents, "autogen-classic-parked-run")
+
+
+def run_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, summary_method: Any = "last_msg"
+                          ) -> RunResponseProtocol:
+    """Resume a parked chat with ``answer`` on a thread of its own and return its response at once, as ``run``
+    does: its events follow (a further input request is an ``InputRequestEvent``, to answer with
+    ``event.content.respond(text)`` or park again with ``event.content.park()``), then its results, or
+    ``response.parked`` when it parked again.
+
+    Args:
+        manager, answer, initiator, summary_method: as for :func:`resume_parked_group_chat`.
+
+    Raises:
+        ValueError / TypeError: as :func:`resume_parked_group_chat`, at once (before the run starts).
+    """
+    return parked_run_launcher(manager, answer, initiator, summary_method).run(at_once=True)
+
+
+def a_run_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, summary_method: Any = "last_msg"
+                            ) -> AsyncRunResponseProtocol:
+    """(async) :func:`run_parked_group_chat` as a task of the running event loop: ``async for event in
+    response.events``; arguments as for :func:`run_parked_group_chat`."""
+    return parked_run_launcher(manager, answer, initiator, summary_method).a_run(at_once=True)

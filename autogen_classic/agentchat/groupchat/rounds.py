@@ -21,8 +21,11 @@ from ...events.chat_events import GroupChatRunChatEvent
 from ...events.run_events import GroupChatEndEvent, TerminationEvent
 from ...io.base import IOStream
 from ...io.emit import emit, emit_run_event, send_to
+from ...io.input_details import allow_parking
+from ...io.parked import ParkRequested
 from ..conversable.agent_args import printable_name, shown
 from ..termination import StopMessage, TerminationCondition, TerminationContext
+from .durable.parked_file import park_turn
 from .durable.snapshot import follow_run
 from .clear_history import apply_clear_history, parse_clear_history
 from .guardrail_turns import forwarded_message, guarded_input, guarded_output
@@ -168,10 +171,26 @@ def run_rounds(run: ChatRun, first_speaker: Any = None) -> Generator[Step, Any, 
     """
     yield from publish(run)
     while not run.ended:
-        yield from take_turn(run, first_speaker)
+        yield from _parkable_turn(run, first_speaker)
         first_speaker = None
         if not run.ended:
             yield from publish(run)
+
+
+def _parkable_turn(run: ChatRun, chosen: Any) -> Generator[Step, Any, None]:
+    """``take_turn``, whose input requests may be parked when the group chat keeps a transcript: a parked
+    request is written beside it and ends the chat with ``RunParked``."""
+    transcript = getattr(run.groupchat, "_transcript", None)
+    path = None if transcript is None or transcript.closed else str(transcript.path)
+    before = allow_parking(path)
+    try:
+        yield from take_turn(run, chosen)
+    except ParkRequested as request:
+        if path is None:
+            raise
+        raise park_turn(run.groupchat, request) from None
+    finally:
+        allow_parking(before)
 
 
 def publish(run: ChatRun) -> Generator[Step, Any, None]:

@@ -219,6 +219,10 @@ class CheckpointWriter:
         self._last.update(changed)
         self._selection_count = count
 
+    def unwritten_selection(self, records: list[Any]) -> list[Any]:
+        """The selection records of ``records`` (the group chat's trace) no line holds yet, as dicts."""
+        return [_record_dict(record) for record in records[self._selection_count:]]
+
     def close(self) -> None:
         """Close the file (idempotent)."""
         self._finalizer()

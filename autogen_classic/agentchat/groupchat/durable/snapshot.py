@@ -12,6 +12,8 @@ histories. What it cannot rebuild is taken here at each append and restored befo
   the manager (``_next_target_force``);
 - ``use_initial_agent``: whether a pattern's transition still has to give the first turn to its initial agent;
 - ``random``: the state of the group chat's ``random_source`` (a seeded pattern or "random" selection);
+- ``usage`` / ``usage_baseline``: each agent's model usage (its client's ``total`` and ``actual`` summaries),
+  so the resumed chat's cost covers the whole run, and the totals when the run started (token budgets);
 - ``selection``: the selection trace (``groupchat.selection_log``).
 
 State is read through the agents' public methods where they have them (the executor's next target, the
@@ -103,6 +105,9 @@ def take_state(groupchat: Any, run: Any) -> dict[str, Any]:
             groups.setdefault(id(variables), ([], to_dict()))[0].append(agent.name)
     state["auto_replies"] = counters
     state["context"] = [[names, data] for names, data in groups.values()]
+    state["usage"] = _usage_of(agents)
+    if run is not None and run.usage_baseline:
+        state["usage_baseline"] = run.usage_baseline
     executor = _executor(groupchat)
     if executor is not None:
         pending = executor.get_next_target() if executor.has_next_target() else None
@@ -161,6 +166,7 @@ def restore_state(state: dict[str, Any], manager: Any, where: str) -> None:
             if peer_name in by_name:
                 table[by_name[peer_name]] = count
     _restore_context(state.get("context") or [], agents)
+    _restore_usage(state.get("usage") or {}, agents)
     executor = _executor(groupchat)
     if executor is not None:
         executor.clear_next_target()
@@ -198,3 +204,29 @@ def _restore_context(groups: list[Any], agents: list[Any]) -> None:
         done.add(id(variables))  # shared by a pattern's group: restored once, in place
         variables.clear()
         variables.update(dict(saved.get(agent.name) or {}))
+
+
+def _model_client(agent: Any) -> Any:
+    """The agent's model client when it counts usage (an ``OpenAIWrapper``), else None."""
+    client = getattr(agent, "client", None)
+    return client if client is not None and hasattr(client, "total_usage_summary") else None
+
+
+def _usage_of(agents: list[Any]) -> dict[str, Any]:
+    """Each agent's model usage so far (``total`` and ``actual`` summaries), for agents that used a model."""
+    usage: dict[str, Any] = {}
+    for agent in agents:
+        client = _model_client(agent)
+        if client is not None and (client.total_usage_summary or client.actual_usage_summary):
+            usage[agent.name] = {"total": client.total_usage_summary, "actual": client.actual_usage_summary}
+    return usage
+
+
+def _restore_usage(usage: dict[str, Any], agents: list[Any]) -> None:
+    """Give each agent's model client the usage the checkpoint counted (the cost of the run before the resume)."""
+    for agent in agents:
+        client = _model_client(agent)
+        saved = usage.get(agent.name)
+        if client is not None and saved:
+            client.total_usage_summary = saved.get("total")
+            client.actual_usage_summary = saved.get("actual")
