@@ -284,3 +284,52 @@ def test_a_resumed_chat_counts_the_model_usage_of_the_part_before_the_park(
     assert whole["usage_including_cached_inference"]["total_cost"] >= 0
     model_usage = [v for k, v in whole["usage_including_cached_inference"].items() if k != "total_cost"]
     assert model_usage and model_usage[0]["total_tokens"] == 18
+
+
+def test_a_tool_approval_parks_and_the_answer_runs_the_tool(tmp_path: Path, scripted_server: Any) -> None:
+    """A tool call waits for the person's approval (the executing agent asks its human): parked from the run's
+    events, resumed with "" (approve: the auto reply runs the tool), it ends as the chat run at once."""
+    from autogen_classic.testing.scripted_server import ScriptedReply
+
+    def responder(body: dict[str, Any]) -> ScriptedReply:
+        if body["messages"][-1]["role"] == "tool":
+            return ScriptedReply(content="The sum is 5. TERMINATE")
+        return ScriptedReply(tool_calls=[{"name": "add", "arguments": {"a": 2, "b": 3}, "id": "c1"}])
+
+    scripted_server.set_responder(responder)
+
+    def build_tools(path: Path) -> tuple[Any, Any]:
+        alice = autogen.AssistantAgent("alice", llm_config={**scripted_server.llm_config(), "cache_seed": None})
+        bob = autogen.UserProxyAgent("bob", human_input_mode="ALWAYS", code_execution_config=False)
+
+        @bob.register_for_execution()
+        @alice.register_for_llm(description="Add two numbers")
+        def add(a: int, b: int) -> int:
+            return a + b
+
+        groupchat = autogen.GroupChat(agents=[bob, alice], messages=[], max_round=6,
+                                      speaker_selection_method="round_robin", transcript_path=str(path))
+        return bob, autogen.GroupChatManager(groupchat=groupchat, llm_config=False)
+
+    bob, manager = build_tools(tmp_path / "chat.jsonl")
+    response = bob.run(manager, message="Add 2 and 3.", silent=True)
+    for event in response.events:
+        if isinstance(event, InputRequestEvent):
+            event.content.park()
+    parked = response.parked
+    assert (parked.kind, parked.agent, parked.round) == ("human_reply", "bob", 2)
+    assert autogen.load_transcript(tmp_path / "chat.jsonl")[-1]["tool_calls"][0]["function"]["name"] == "add"
+
+    bob, manager = build_tools(tmp_path / "chat.jsonl")
+    again = autogen.resume_parked_group_chat(manager, "", initiator=bob)  # approved: the tool runs
+    assert isinstance(again, autogen.ParkedRun) and again.round == 4  # bob's next turn, after alice's answer
+    bob, manager = build_tools(tmp_path / "chat.jsonl")
+    result = autogen.resume_parked_group_chat(manager, "exit", initiator=bob)
+    resumed = [(m.get("name"), m.get("content")) for m in manager.groupchat.messages]
+    manager.groupchat.close_transcript()
+    bob, whole = build_tools(tmp_path / "whole.jsonl")
+    with autogen.io.IOStream.set_default(ScriptedIOStream(["", "exit"])):
+        at_once = bob.initiate_chat(whole, message="Add 2 and 3.", silent=True)
+    whole.groupchat.close_transcript()
+    assert resumed == [(m.get("name"), m.get("content")) for m in whole.groupchat.messages]
+    assert ("bob", "5") in resumed and result.summary == at_once.summary and "The sum is 5." in result.summary
