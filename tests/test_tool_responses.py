@@ -8,7 +8,7 @@ import pytest
 
 from autogen_classic import ConversableAgent
 from autogen_classic.agentchat.groupchat import GroupChat
-from autogen_classic.agentchat.conversable.tool_responses import ToolResponseScan, unroll_tool_responses
+from autogen_classic.agentchat.conversable.tools.responses import ToolResponseScan, unroll_tool_responses
 from autogen_classic.testing.scripted_server import ScriptedOpenAIServer
 
 TOOL_MESSAGE = {

@@ -38,7 +38,7 @@ from .group.resume_chat import (
     resume_pattern_group_chat,
     run_parked_pattern_group_chat,
 )
-from .conversable.tool_registry import register_function
+from .conversable.tools.registry import register_function
 from .user_proxy_agent import UserProxyAgent
 from .utils import gather_usage_summary
 

@@ -2,7 +2,7 @@
 
 The class is assembled from small parts: the reply pipeline (:mod:`.reply_pipeline`), the
 built-in reply functions (:mod:`.builtin_replies`), chat driving (:mod:`.chat_driver`),
-tool registration (:mod:`.tool_registry`) and asking the human (:mod:`.human_input`). This
+tool registration (:mod:`.conversable.tools.registry`) and asking the human (:mod:`.human_input`). This
 module keeps construction, the message store, sending and receiving, resetting and usage.
 """
 
@@ -61,8 +61,8 @@ from .conversable.chat_driver import ChatDriverMixin
 from .conversable.history import History, peek
 from .conversable.messages import invalid_message_error, message_to_dict, to_oai_message
 from .conversable.reply_pipeline import HOOKABLE_METHODS, ReplyPipelineMixin
-from .conversable.tool_registry import ToolRegistryMixin, assert_valid_name
-from .conversable.tool_responses import ToolResponseScan
+from .conversable.tools.registry import ToolRegistryMixin, assert_valid_name
+from .conversable.tools.responses import ToolResponseScan
 from .conversable.usage import UsageMixin
 from .conversable.guards.guardrails import GuardrailsMixin
 from .conversable.handoffs import HandoffsMixin, as_context_variables, as_handoffs
@@ -84,7 +84,7 @@ from ..tools import load_basemodels_if_needed, serialize_to_str  # noqa: F401
 from ..tools.dependency_injection import ChatContext  # noqa: F401
 from .agent import LLMAgent  # noqa: F401
 from .chat import a_initiate_chats, initiate_chats  # noqa: F401
-from .conversable.tool_registry import register_function  # noqa: F401
+from .conversable.tools.registry import register_function  # noqa: F401
 from .utils import consolidate_chat_info, gather_usage_summary  # noqa: F401
 from .transitions import ContextVariables, Handoffs  # noqa: F401
 from .transitions.guardrails import Guardrail, GuardrailResult  # noqa: F401 - importable here, as in AG2 Classic 0.14

@@ -24,7 +24,7 @@ from .guards.safeguard_hooks import (
     a_guarded_tool_call, guarded_model_reply, guarded_model_request, guarded_tool_call, has_llm_hooks, has_tool_hooks,
 )
 from .history import peek
-from .tool_responses import unroll_tool_responses
+from .tools.responses import unroll_tool_responses
 
 if TYPE_CHECKING:
     from ..agent import Agent

@@ -37,7 +37,7 @@ from ....io.emit import emit, emit_print
 from ....oai.errors import AllEndpointsFailedError
 from ...agent import Agent
 from ...conversable_agent import ConversableAgent
-from ...conversable.tool_responses import ToolResponseScan
+from ...conversable.tools.responses import ToolResponseScan
 from ..steps import a_run_steps, run_steps
 from .direct_turns import DirectTurns
 from .first_turn import first_turn_agent

@@ -6,13 +6,13 @@ import re
 import warnings
 from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Union
 
-from ...exception_utils import InvalidArgumentError, InvalidStateError
-from ...tools import execution
-from ...tools.dependency_injection import ChatContext
-from ...tools.tool import Tool
+from ....exception_utils import InvalidArgumentError, InvalidStateError
+from ....tools import execution
+from ....tools.dependency_injection import ChatContext
+from ....tools.tool import Tool
 
 if TYPE_CHECKING:
-    from ..conversable_agent import ConversableAgent
+    from ...conversable_agent import ConversableAgent
 
 __all__ = ["ToolRegistryMixin", "assert_valid_name", "register_function"]
 
