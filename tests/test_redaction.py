@@ -488,3 +488,31 @@ def test_errors_about_a_config_never_echo_its_key(entry: dict[str, Any]) -> None
         with pytest.raises(ValueError, match=r"config_list\[0\]") as refused:
             build()
         assert_no_key(f"{refused.value}\n{refused.value!r}\n{refused.value.args!r}", "the error message")
+
+
+def test_a_selection_event_masks_its_record_as_the_whole_walk_would() -> None:
+    """The speaker-selection event redacts only what a user names (mentions keyed by agent names); the result
+    equals ``redact_secrets`` of the whole record, for a record with every part filled in."""
+    from autogen_classic.agentchat.groupchat.selection.pipeline import _redacted
+    from autogen_classic.agentchat.groupchat.selection.trace import (
+        ConditionOutcome,
+        HandoffStep,
+        ManualPick,
+        SelectionAttempt,
+        SelectionRecord,
+    )
+    from autogen_classic.logger.redaction import REDACTED, redact_secrets
+
+    record = SelectionRecord(round=3, method="auto", last_speaker="writer", chosen="critic", reason="named once",
+                             usage={"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6, "cost": 0.1})
+    record.add_step("allowed", ["critic", "api_key"])
+    record.attempts.append(SelectionAttempt("system", "api_key or critic", {"api_key": 1, "critic": 1}, "multiple"))
+    record.attempts.append(SelectionAttempt("user", "critic", {"critic": 1}, "selected"))
+    record.attempts.append(SelectionAttempt("user", "", {}, "none"))
+    record.conditions.append(ConditionOutcome(edge="writer->critic", source="writer", target="critic", label="ok",
+                                              result=True))
+    record.handoff = HandoffStep(kind="after_work", source="writer", target="critic", via="group", result="moved")
+    record.manual = ManualPick(view="classic", suggested="critic", picked="critic", picked_by="name")
+    assert _redacted(record) == redact_secrets(record.to_dict())
+    assert _redacted(record)["attempts"][0]["mentions"] == {"api_key": REDACTED, "critic": 1}
+    assert record.attempts[0].mentions == {"api_key": 1, "critic": 1}  # the record itself is untouched
