@@ -38,6 +38,7 @@ from .agentchat.groupchat.selection.adapters import candidate_func_policy, selec
 from .agentchat.groupchat.stepping import GroupChatComplete
 from .agentchat.groupchat.durable_resume import a_resume_group_chat, resume_group_chat
 from .agentchat.groupchat.fork import a_fork_group_chat, fork_group_chat
+from .agentchat.group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
 from .agentchat.groupchat.parking import (
     ParkedRun,
     RunParked,
@@ -175,6 +176,7 @@ __all__ = [
     "AfterWork",
     "AfterWorkOption",
     "a_fork_group_chat",
+    "a_fork_pattern_group_chat",
     "a_initiate_chats",
     "a_initiate_swarm_chat",
     "config_list_from_dotenv",
@@ -185,6 +187,7 @@ __all__ = [
     "default_llm_config",
     "filter_config",
     "fork_group_chat",
+    "fork_pattern_group_chat",
     "gather_usage_summary",
     "get_config_list",
     "initiate_chats",

@@ -25,7 +25,7 @@ import pytest
 ray = pytest.importorskip("ray", reason='the Ray backend needs ray: pip install "autogen-classic[ray]"')
 
 from autogen_classic import ConversableAgent, GroupChat, local  # noqa: E402
-from autogen_classic.experiments import read_jsonl, run_group_chats  # noqa: E402
+from autogen_classic.experiments import GroupChatFork, read_jsonl, run_group_chats  # noqa: E402
 from autogen_classic.experiments.ray_runner import HOSTS_NAME, WorkerSetupError, embedded_model_hosts  # noqa: E402
 from autogen_classic.local import BASE_URL_ENV, LocalModelUnavailableError  # noqa: E402
 from autogen_classic.local._process import answers  # noqa: E402
@@ -151,6 +151,22 @@ def test_ray_gives_the_records_of_a_local_run(
     if team == "model":
         assert all(r.agent_tokens > 0 for r in on_ray)
         assert scripted_server.request_count == 4 * 8 * 4  # four studies, eight chats, four model replies
+
+
+FORKED = [{"content": "Go.", "name": "planner", "role": "user"}, {"content": "coder: done.", "name": "coder", "role": "user"},
+          {"content": "critic: done.", "name": "critic", "role": "user"}]
+
+
+def fork_of_run(run: int) -> GroupChatFork:
+    """A study of forks: chat ``run`` forks ``FORKED`` at round 2 with another speaker."""
+    return GroupChatFork(local_chat(), FORKED, 2, speaker=NAMES[run % len(NAMES)])
+
+
+def test_forks_on_ray_give_the_records_of_a_local_run(ray_cluster: None) -> None:
+    on_ray = run_group_chats(fork_of_run, 4, seed=3, backend="ray", progress=False)
+    assert [r.label for r in on_ray] == [f"at_round=2 speaker={name}" for name in NAMES] and not on_ray.failed
+    assert dicts(on_ray) == dicts(run_group_chats(fork_of_run, 4, seed=3, progress=False))
+    assert [r.speakers[2] for r in on_ray] == list(NAMES)
 
 
 def test_more_chats_than_tasks_in_flight(ray_cluster: None) -> None:

@@ -30,6 +30,7 @@ from .group.multi_agent_chat import (
     run_group_chat,
     run_group_chat_iter,
 )
+from .group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
 from .group.resume_chat import (
     a_resume_pattern_group_chat,
     a_run_parked_pattern_group_chat,
@@ -66,6 +67,7 @@ __all__ = [
     "a_initiate_chats",
     "a_initiate_group_chat",
     "a_initiate_swarm_chat",
+    "a_fork_pattern_group_chat",
     "a_resume_pattern_group_chat",
     "a_run_group_chat",
     "a_run_group_chat_iter",
@@ -76,6 +78,7 @@ __all__ = [
     "run_group_chat",
     "run_group_chat_iter",
     "register_function",
+    "fork_pattern_group_chat",
     "resume_pattern_group_chat",
     "park_pattern_group_chat",
     "a_run_parked_pattern_group_chat",

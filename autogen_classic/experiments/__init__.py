@@ -22,10 +22,13 @@ A factory may return a pattern instead (``DefaultPattern``, ``AutoPattern``, ...
 ``initiate_group_chat``, and each record counts the hand-off that caused every transition
 (``handoffs``, ``handoff_kinds``; :func:`handoff_counts`) and keeps the final ``context_variables``.
 
-:func:`run_forks` runs forks of one recorded chat instead (``{"at_round": 3, "speaker": "critic"}``, ...:
-see ``fork_group_chat``), one record per fork.
+A factory may also return a :class:`GroupChatFork` (a fork of a recorded chat onto a fresh group chat or
+pattern: see ``fork_group_chat``), and may take the chat's index ``run`` to build a different fork for each
+chat; :func:`run_forks` is such a study of forks of one recorded chat (``{"at_round": 3, "speaker": "critic"}``,
+...), one record per fork.
 """
 
+from .fork_spec import GroupChatFork
 from .forks import fork_label, run_forks
 from .records import ChatRecord, RejectedChoice, allowed_transitions
 from .results import StudyResults, read_jsonl
@@ -44,6 +47,7 @@ from .summaries import (
 
 __all__ = [
     "ChatRecord",
+    "GroupChatFork",
     "RejectedChoice",
     "SharedAgentError",
     "StudyMismatchError",

@@ -1,41 +1,29 @@
 """``run_forks``: a study of forks of one recorded group chat, one record per fork, comparable across forks.
 
-Each fork (``{"at_round": 3, "speaker": "critic"}``, ...) runs :func:`fork_group_chat` on a fresh manager
-from the user's factory and is recorded as a chat of a study is (:class:`ChatRecord`): ``run`` is the
-fork's index in ``forks`` and ``label`` says what the fork changed, so ``records.to_dataframe()`` puts the
-forks side by side. Every fork draws its "random" selections from the same seed: forks differ by their
-change, not by their luck.
+Each fork (``{"at_round": 3, "speaker": "critic"}``, ...) is a chat of a :func:`run_group_chats` study whose
+factory returns a :class:`GroupChatFork` onto a fresh manager from the user's factory: ``run`` is the fork's
+index in ``forks`` and ``label`` says what the fork changed, so ``records.to_dataframe()`` puts the forks
+side by side. Every fork draws its "random" selections from the same seed: forks differ by their change,
+not by their luck.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ..agentchat.groupchat import GroupChat, GroupChatManager
-from ..agentchat.groupchat.fork import fork_group_chat
-from ..agentchat.groupchat.resume import load_resume_messages
-from .records import ChatRecord, record_of_chat
+from ..agentchat.groupchat.fork import load_fork_record
+from .fork_spec import CHANGES, GroupChatFork, fork_label
 from .results import StudyResults
-from .usage import total_tokens, usage_clients
+from .study import run_group_chats
 
-__all__ = ["fork_label", "run_forks"]
+__all__ = ["GroupChatFork", "fork_label", "run_forks"]
 
-_FORK_KEYS = ("at_round", "speaker", "message", "context_variables")
-
-
-def fork_label(fork: dict[str, Any]) -> str:
-    """What a fork changes, as its records' ``label``: ``"at_round=3 speaker=critic"``, ``"at_round=3"`` (none)."""
-    parts = [f"at_round={fork['at_round']}"]
-    if fork.get("speaker") is not None:
-        parts.append(f"speaker={fork['speaker']}")
-    if fork.get("message") is not None:
-        text = fork["message"] if isinstance(fork["message"], str) else fork["message"].get("content")
-        parts.append(f"message={str(text)[:40]!r}")
-    if fork.get("context_variables") is not None:
-        parts.append(f"context_variables={fork['context_variables']!r}")
-    return " ".join(parts)
+_FORK_KEYS = ("at_round", *CHANGES)
 
 
 def _check_forks(forks: Any) -> list[dict[str, Any]]:
@@ -62,44 +50,28 @@ def _check_forks(forks: Any) -> list[dict[str, Any]]:
     return list(forks)
 
 
-def _manager_of(built: Any, silent: bool) -> GroupChatManager:
-    if isinstance(built, GroupChatManager):
-        return built
-    if isinstance(built, GroupChat):
-        return GroupChatManager(built, llm_config=False, silent=silent)
-    raise TypeError(
-        f"make_manager must return a GroupChatManager (or a GroupChat); it returned {type(built).__name__}."
-    )
+class _ForkFactory:
+    """The study's factory: fork ``run`` of the sweep, onto a fresh manager seeded as every other fork."""
 
+    def __init__(self, make_manager: Callable[[], Any], messages: Any, forks: list[dict[str, Any]],
+                 seed: int | None) -> None:
+        self.make_manager, self.messages, self.forks, self.seed = make_manager, messages, forks, seed
 
-def _run_fork(make_manager: Callable[[], Any], messages: list[dict[str, Any]], fork: dict[str, Any], run: int,
-              seed: int | None, silent: bool, on_error: str) -> ChatRecord:
-    label = fork_label(fork)
-    try:
-        manager = _manager_of(make_manager(), silent)
-    except Exception as exc:
-        if on_error == "raise":
-            raise
-        return ChatRecord(run=run, method="unknown", label=label, speakers=[], end_reason=None,
-                          error=f"{type(exc).__name__}: {exc}")
-    groupchat = manager.groupchat
-    if seed is not None:
-        groupchat.random_source = random.Random(seed)  # the same draws for every fork
-    clients = usage_clients(groupchat.agents, manager)
-    before = total_tokens(clients)
-    error = None
-    try:
-        fork_group_chat(manager, messages, **fork)
-    except Exception as exc:
-        if on_error == "raise":
-            raise
-        error = f"{type(exc).__name__}: {exc}"
-    return record_of_chat(run, label, groupchat, manager, total_tokens(clients) - before, error)
+    def __call__(self, run: int) -> GroupChatFork:
+        built = self.make_manager()
+        if not isinstance(built, (GroupChatManager, GroupChat)):
+            raise TypeError(
+                f"make_manager must return a GroupChatManager (or a GroupChat); it returned {type(built).__name__}."
+            )
+        if self.seed is not None:
+            groupchat = built.groupchat if isinstance(built, GroupChatManager) else built
+            groupchat.random_source = random.Random(self.seed)  # the same draws for every fork
+        return GroupChatFork(built, self.messages, **self.forks[run])
 
 
 def run_forks(
     make_manager: Callable[[], GroupChatManager | GroupChat],
-    messages: list[dict[str, Any]] | str,
+    messages: list[dict[str, Any]] | str | os.PathLike[str],
     forks: Sequence[dict[str, Any]],
     *,
     seed: int | None = None,
@@ -108,14 +80,19 @@ def run_forks(
 ) -> StudyResults:
     """Run every fork of one recorded group chat, one after another; one record per fork, in ``forks`` order.
 
+    A thin face over :func:`run_group_chats` with a factory of :class:`GroupChatFork` (which also runs forks
+    at once, on Ray, into a run directory, or of a pattern's chat).
+
     Args:
         make_manager: a function without arguments returning a fresh ``GroupChatManager`` set up as for the
             recorded chat (or its ``GroupChat``: a manager without a model is built for it). Called once per fork.
-        messages: the recorded run (``groupchat.messages``, ``load_transcript(path)``, or a JSON string).
+        messages: the recorded run (``groupchat.messages``, ``load_transcript(path)``, a JSON string, or the
+            transcript file as a path, ``Path("chat.jsonl")``, whose checkpoint each fork restores).
         forks: the forks, each a dict of :func:`fork_group_chat`'s arguments: ``at_round`` and at most the
             changes ``speaker`` (a name), ``message`` and ``context_variables``; ``{"at_round": k}`` alone is the
             baseline that goes on from round k unchanged.
-        seed: every fork draws its "random" selections from ``random.Random(seed)``: the same draws for each.
+        seed: every fork draws its "random" selections from ``random.Random(seed)``: the same draws for each
+            (a checkpoint's restored random state takes over from it).
         silent: do not print the forks (a manager built by ``make_manager`` keeps its own ``silent``).
         on_error: "raise" stops at the first fork that raises; "record" records it as failed (``error``).
 
@@ -130,12 +107,18 @@ def run_forks(
     if not callable(make_manager):
         raise TypeError(f"make_manager must be a function returning a GroupChatManager; got "
                         f"{type(make_manager).__name__}.")
-    recorded = load_resume_messages(messages)
+    recorded = load_fork_record(messages)  # read and checked once
     checked = _check_forks(forks)
     if on_error not in ("raise", "record"):
         raise ValueError(f"on_error must be one of ['raise', 'record']; got {on_error!r}.")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise TypeError(f"seed must be None or an int; got {type(seed).__name__}.")
+    # A file is read again by each fork (its checkpoint with it); other messages are handed over as parsed.
+    given = messages if isinstance(messages, os.PathLike) else recorded.messages
+    records = run_group_chats(_ForkFactory(make_manager, given, checked, seed), len(checked), silent=silent,
+                              on_error=on_error, progress=False)
+    # A fork whose manager could not be built has no fork to name it: its record still says which it was.
     return StudyResults(
-        _run_fork(make_manager, recorded, fork, run, seed, silent, on_error) for run, fork in enumerate(checked)
+        record if record.label is not None else dataclasses.replace(record, label=fork_label(checked[record.run]))
+        for record in records
     )

@@ -4,7 +4,9 @@ The chat runs through ``initiate_group_chat`` / ``a_initiate_group_chat``: the p
 chat (tool executor, hand-off transition, context variables) and the chat runs on the one group chat
 engine, as it does outside a study. Its record is read from the group chat the pattern set up, which the
 engine links to every agent of the group (``agent._group_manager``), whether the chat ended or failed;
-a chat whose pattern could not set it up (a bad pattern) is a record without speakers.
+a chat whose pattern could not set it up (a bad pattern) is a record without speakers. A fork of a
+pattern's recorded chat (a ``GroupChatFork`` whose ``chat`` is a pattern) runs through
+``fork_pattern_group_chat`` / ``a_fork_pattern_group_chat`` instead, and is recorded the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..agentchat.group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
 from ..agentchat.group.multi_agent_chat import a_initiate_group_chat, initiate_group_chat
 from ..agentchat.group.patterns.pattern import Pattern
 from ..events.chat_events import SelectSpeakerEvent, SelectSpeakerInvalidInputEvent, SelectSpeakerTryCountExceededEvent
@@ -28,6 +31,7 @@ from .records import ChatRecord, record_of_chat
 from .usage import total_tokens, usage_clients
 
 if TYPE_CHECKING:
+    from .fork_spec import GroupChatFork
     from .single import ChatSpec
 
 __all__ = ["PatternChat", "pattern_chat_settings_error"]
@@ -97,17 +101,19 @@ def _opening_messages(message: Any) -> Any:
 
 
 class PatternChat:
-    """Chat ``run`` of the study ``spec``, whose factory returned ``pattern``: ready to start.
+    """Chat ``run`` of the study ``spec``, whose factory returned ``pattern`` (or ``fork``, a fork onto it):
+    ready to start.
 
     Raises:
         ValueError: the study gives settings a pattern sets itself (``sender``, ``llm_config``, ...).
     """
 
-    def __init__(self, spec: ChatSpec, run: int, pattern: Pattern) -> None:
+    def __init__(self, spec: ChatSpec, run: int, pattern: Pattern, fork: GroupChatFork | None = None) -> None:
         error = pattern_chat_settings_error(spec, pattern)
         if error is not None:
             raise error
-        self.spec, self.run_index, self.pattern = spec, run, pattern
+        self.spec, self.run_index, self.pattern, self.fork = spec, run, pattern, fork
+        self.label = spec.label if fork is None else fork.record_label(spec.label)
         if spec.seed is not None and getattr(pattern, "random_source", None) is None:
             # The chat's random draws come from its own generator: the same seed gives the same chat whatever
             # runs beside it (it draws what random.seed(seed + run) would give one after another).
@@ -123,9 +129,14 @@ class PatternChat:
         return list(self.members)
 
     def _arguments(self) -> dict[str, Any]:
-        arguments: dict[str, Any] = {"messages": _opening_messages(self.spec.message)}
+        arguments: dict[str, Any] = {}
         if self.spec.max_rounds is not None:
             arguments["max_rounds"] = self.spec.max_rounds  # else initiate_group_chat's own default
+        if self.fork is None:
+            arguments["messages"] = _opening_messages(self.spec.message)
+        else:
+            fork = self.fork
+            arguments.update(messages=fork.messages, at_round=fork.at_round, **fork.changes())
         return arguments
 
     def record(self, error: BaseException | None) -> ChatRecord:
@@ -134,20 +145,21 @@ class PatternChat:
         manager = getattr(self.pattern.initial_agent, "_group_manager", None)
         context = getattr(self.context_variables, "to_dict", dict)()
         if manager is None or manager is self._earlier_manager:  # the pattern did not set up a chat
-            return ChatRecord(run=self.run_index, method=type(self.pattern).__name__, label=self.spec.label,
+            return ChatRecord(run=self.run_index, method=type(self.pattern).__name__, label=self.label,
                               speakers=[], end_reason=None, error=text, context_variables=context)
         groupchat = manager.groupchat
         # Setting up the chat may give an agent a new client (its hand-off tools): count the old ones too.
         clients = {id(c): c for c in [*self.clients, *usage_clients([*self.members, *groupchat.agents], manager)]}
         tokens = total_tokens(clients.values()) - self.before
-        return record_of_chat(self.run_index, self.spec.label, groupchat, manager, tokens, text, context)
+        return record_of_chat(self.run_index, self.label, groupchat, manager, tokens, text, context)
 
     def run(self) -> ChatRecord:
         """Run the chat with ``initiate_group_chat``; its record (a failed one when it raised and errors are
         recorded)."""
         try:
             with _output(self.spec.silent):
-                _, self.context_variables, _ = initiate_group_chat(self.pattern, **self._arguments())
+                start = initiate_group_chat if self.fork is None else fork_pattern_group_chat
+                _, self.context_variables, _ = start(self.pattern, **self._arguments())
         except Exception as exc:
             if self.spec.on_error == "raise":
                 raise
@@ -158,7 +170,8 @@ class PatternChat:
         """(async) Run the chat with ``a_initiate_group_chat``; see :meth:`run`."""
         try:
             with _output(self.spec.silent):
-                _, self.context_variables, _ = await a_initiate_group_chat(self.pattern, **self._arguments())
+                start = a_initiate_group_chat if self.fork is None else a_fork_pattern_group_chat
+                _, self.context_variables, _ = await start(self.pattern, **self._arguments())
         except Exception as exc:
             if self.spec.on_error == "raise":
                 raise

@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 from ..local.provided import use_provided_server
 from .at_once import run_at_once_in_new_loop
 from .records import ChatRecord
-from .single import ChatSpec, failed_to_build, run_chat
+from .single import ChatSpec, StudySettingsError, failed_to_build, run_chat
 
 __all__ = ["HOSTS_NAME", "WorkerSetupError", "check_ray", "embedded_model_hosts", "run_on_ray"]
 
@@ -309,7 +309,7 @@ def _outcome(ray: Any, spec: ChatSpec, runs: list[int], ref: Any) -> list[ChatRe
         return records
     except ray.exceptions.RayTaskError as err:
         cause = _cause(err)
-        if spec.on_error == "raise" or isinstance(cause, WorkerSetupError):
+        if spec.on_error == "raise" or isinstance(cause, (WorkerSetupError, StudySettingsError)):
             raise cause from err  # the chat's own exception type; Ray's text holds the remote traceback
         return [failed_to_build(spec, run, cause) for run in runs]
     except ray.exceptions.RayError as err:  # the worker died, the node was lost, ...

@@ -2,7 +2,8 @@
 
 Every chat is built afresh by the user's factory and recorded the same way wherever it runs
 (:mod:`.single`); a factory may return a pattern (``DefaultPattern``, ``AutoPattern``, ...), whose chats
-run through ``initiate_group_chat`` (:mod:`.pattern_chat`). The local runner takes chats one at a time
+run through ``initiate_group_chat`` (:mod:`.pattern_chat`), or a fork of a recorded chat (a
+``GroupChatFork``: its chats run through ``fork_group_chat``). The local runner takes chats one at a time
 (``concurrency=1``) or many at once on asyncio through the async chat path; ``backend="ray"`` runs them
 as Ray tasks (:mod:`.ray_runner`). Results come back in run order, whatever order the chats finish in.
 With ``run_dir`` each finished chat is on disk before the next is counted, and a rerun skips the finished
@@ -26,7 +27,8 @@ from .progress import StudyProgress, wants_progress
 from .records import ChatRecord, method_name
 from .results import StudyResults, as_results
 from .run_dir import RunDirectory
-from .single import ChatSpec, prepare
+from .fork_spec import GroupChatFork
+from .single import ChatSpec, factory_arity, prepare
 
 __all__ = ["SharedAgentError", "a_run_group_chats", "run_group_chats"]
 
@@ -118,7 +120,7 @@ class _Study:
 
 
 def _start(
-    make_groupchat: Any, n: int, *, message: Any, sender: Any = None, speaker_selection_method: Any = None,
+    make_groupchat: Any, n: int, *, message: Any = None, sender: Any = None, speaker_selection_method: Any = None,
     llm_config: Any = None, is_termination_msg: Any = None, seed: Any = None, label: Any = None, silent: bool = True,
     on_error: Any = None, concurrency: Any = 1, progress: Any = None, run_dir: Any = None, backend: Any = "local",
     address: Any = None, max_rounds: Any = None,
@@ -127,9 +129,10 @@ def _start(
     _check_arguments(n, sender, on_error, seed, concurrency, backend, address, max_rounds)
     if not callable(make_groupchat):
         raise TypeError(
-            f"make_groupchat must be a function returning a GroupChat (or a Pattern, for hand-off experiments); "
-            f"got {type(make_groupchat).__name__}."
+            f"make_groupchat must be a function returning a GroupChat (or a Pattern, for hand-off experiments, or "
+            f"a GroupChatFork, for forks of a recorded chat); got {type(make_groupchat).__name__}."
         )
+    factory_arity(make_groupchat)  # no argument, or run: refused before anything runs
     if speaker_selection_method is not None:
         GroupChat._check_speaker_selection_method(speaker_selection_method)
     if on_error is None:
@@ -145,11 +148,14 @@ def _start(
     return _Study(spec, n, run_dir, progress), spec
 
 
+Factory = Callable[..., GroupChat | GroupChatManager | Pattern | GroupChatFork]
+
+
 def run_group_chats(
-    make_groupchat: Callable[[], GroupChat | GroupChatManager | Pattern],
+    make_groupchat: Factory,
     n: int,
     *,
-    message: str | dict[str, Any] | list[dict[str, Any]],
+    message: str | dict[str, Any] | list[dict[str, Any]] | None = None,
     sender: str | ConversableAgent | None = None,
     speaker_selection_method: Any = None,
     llm_config: dict[str, Any] | Literal[False] | None = None,
@@ -168,17 +174,22 @@ def run_group_chats(
     """Run ``n`` group chats, each on a fresh group chat, and return one record per chat, in run order.
 
     Args:
-        make_groupchat: a function without arguments returning a new ``GroupChat`` (a manager is built
-            for it), a ready ``GroupChatManager``, or a pattern (``DefaultPattern``, ``AutoPattern``,
-            ``RoundRobinPattern``, ``RandomPattern``, ``ManualPattern``): its chats run through
-            ``initiate_group_chat`` (``a_initiate_group_chat`` at once), and their records count the
-            hand-off that caused each transition and keep the final context variables. It is called once
-            per run, so no state leaks between runs. With ``concurrency=1`` the agents may be shared
-            between runs (their histories are cleared when a chat starts); chats running at once need
-            agents of their own.
+        make_groupchat: a function taking no argument, or one, ``run`` (the index of the chat it builds),
+            and returning a new ``GroupChat`` (a manager is built for it), a ready ``GroupChatManager``, a
+            pattern (``DefaultPattern``, ``AutoPattern``, ``RoundRobinPattern``, ``RandomPattern``,
+            ``ManualPattern``), or a ``GroupChatFork`` (a fork of a recorded chat onto a fresh GroupChat,
+            manager or pattern: the chat runs ``fork_group_chat`` / ``fork_pattern_group_chat``, ``a_``
+            twins at once, and its record's label says what the fork changed, after ``label``). A pattern's
+            chats run through ``initiate_group_chat`` (``a_initiate_group_chat`` at once), and their
+            records count the hand-off that caused each transition and keep the final context variables.
+            It is called once per run, so no state leaks between runs. With ``concurrency=1`` the agents
+            may be shared between runs (their histories are cleared when a chat starts); chats running at
+            once need agents of their own.
         n: the number of chats to run.
-        message: the opening message of every chat. For a pattern, as ``initiate_group_chat``'s
-            ``messages``: a str, or a list of messages to resume from (a dict is one message).
+        message: the opening message of every chat (required, unless the factory returns forks, which
+            must go without: their opening message is the record's). For a pattern, as
+            ``initiate_group_chat``'s ``messages``: a str, or a list of messages to resume from (a dict is
+            one message).
         sender: who sends the opening message: the name of an agent of the group (default: the group's
             first agent) or any ``ConversableAgent``. Not for patterns (their ``user_agent`` sends it).
         speaker_selection_method: when given, replaces the group chat's method ("auto", "manual",
@@ -213,6 +224,8 @@ def run_group_chats(
 
     Raises:
         ValueError / TypeError: a bad argument, before any chat runs (the message names it and the fix).
+        StudySettingsError: a ``message`` missing for new chats, or given with forks (a ``ValueError``, raised
+            when the first chat is built, whatever ``on_error``).
         StudyMismatchError: ``run_dir`` holds another study.
         ImportError: ``backend="ray"`` without Ray installed.
     """
@@ -237,10 +250,10 @@ def run_group_chats(
 
 
 async def a_run_group_chats(
-    make_groupchat: Callable[[], GroupChat | GroupChatManager | Pattern],
+    make_groupchat: Factory,
     n: int,
     *,
-    message: str | dict[str, Any] | list[dict[str, Any]],
+    message: str | dict[str, Any] | list[dict[str, Any]] | None = None,
     concurrency: int = 1,
     **settings: Any,
 ) -> StudyResults:

@@ -23,7 +23,7 @@ from .rounds import ChatRun, lent_cache, open_run, run_rounds
 from .steps import Send, Step, a_run_steps, arguments_of, run_steps
 from .transcript import load_transcript
 
-__all__ = ["a_resume_group_chat", "resume_group_chat", "resume_run_steps"]
+__all__ = ["a_resume_group_chat", "reopen_run", "resume_group_chat", "resume_run_steps", "saved_round"]
 
 SummaryMethod = Optional[Union[str, Callable[..., Any]]]
 
@@ -64,22 +64,48 @@ def resume_run_steps(manager: Any, silent: bool, first_speaker: Any = None,
     if last_agent is None:
         raise ValueError(f"the last message of transcript_path {path!r} has no speaker of this group chat "
                          f"({last_message.get('name')!r}); it cannot be resumed from there.")
-    if state is not None:
-        restore_state(state, manager, checkpoint.path)
-    if selection:
-        groupchat.selection_log.extend(SelectionRecord.from_dict(record) for record in selection)
-    # The last message reaches the manager as its speaker sent it; publishing it again writes nothing twice.
-    if last_agent is not manager:
-        yield Send(last_agent, last_message, manager, silent=True)
-    run = open_run(manager, groupchat, last_agent, manager.last_message(last_agent) or last_message)
-    saved_round = None if state is None else state.get("round")
     # Without a checkpoint (a transcript written before checkpoints existed): one round per message.
-    run.rounds = (saved_round if isinstance(saved_round, int) else len(messages)) - 1
+    run = yield from reopen_run(manager, last_agent, last_message, state, checkpoint.path,
+                                rounds=saved_round(state, len(messages)) - 1, silent=True)
+    if selection:  # the choice made before the parked human turn, not made again
+        groupchat.selection_log.extend(SelectionRecord.from_dict(record) for record in selection)
+    with lent_cache(manager, groupchat):
+        yield from run_rounds(run, first_speaker)
+    return run
+
+
+def saved_round(state: Optional[dict[str, Any]], default: int) -> int:
+    """The rounds a checkpoint ``state`` counted (its message included); ``default`` when it has no count."""
+    value = None if state is None else state.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def reopen_run(manager: Any, last_agent: Any, last_message: dict[str, Any], state: Optional[dict[str, Any]],
+               where: str, *, rounds: int, silent: bool) -> Generator[Step, Any, ChatRun]:
+    """Steps that go on from a replay (``resume_steps``): restore ``state``, open the run that publishes the last message.
+
+    Args:
+        manager: the manager whose group chat holds the replayed messages (all but the last).
+        last_agent, last_message: what ``resume_steps`` returned: the message to publish next and its speaker.
+        state: a merged checkpoint state (``CheckpointFile.state_at``) to restore first; None restores nothing.
+        where: the checkpoint file, named in errors.
+        rounds: the rounds counted before ``last_message`` (``max_round`` bounds the whole chat).
+        silent: do not show ``last_message`` as it reaches the manager.
+
+    Returns:
+        The run, not yet published: ``publish(run)`` appends and forwards the last message.
+    """
+    if state is not None:
+        restore_state(state, manager, where)
+    # The last message reaches the manager as its speaker sent it (no new chat: counters stay as restored);
+    # publishing it writes nothing twice.
+    if last_agent is not manager:
+        yield Send(last_agent, last_message, manager, silent=silent)
+    run = open_run(manager, manager.groupchat, last_agent, manager.last_message(last_agent) or last_message)
+    run.rounds = rounds
     if state is not None and isinstance(state.get("usage_baseline"), dict):
         run.usage_baseline = dict(state["usage_baseline"])  # a token budget counts from the original start
     manager._chat_run = run
-    with lent_cache(manager, groupchat):
-        yield from run_rounds(run, first_speaker)
     return run
 
 

@@ -31,7 +31,7 @@ from typing import Any, Optional
 from ..selection.trace import HandoffStep, SelectionRecord
 from .checkpoint_file import SELECTION_KEY
 
-__all__ = ["follow_run", "restore_state", "take_state"]
+__all__ = ["check_targets", "clear_pending_choice", "follow_run", "restore_state", "take_state"]
 
 _PACKAGE = __name__.split(".")[0]
 
@@ -230,3 +230,31 @@ def _restore_usage(usage: dict[str, Any], agents: list[Any]) -> None:
         if client is not None and saved:
             client.total_usage_summary = saved.get("total")
             client.actual_usage_summary = saved.get("actual")
+
+
+def check_targets(state: dict[str, Any], where: str) -> None:
+    """Refuse a state whose pending hand-off or forced target cannot be restored, before anything changes.
+
+    Raises:
+        ValueError: as :func:`target_from_data`, naming ``where``.
+    """
+    target_from_data(state.get("pending"), where)
+    target_from_data(state.get("forced"), where)
+
+
+def clear_pending_choice(manager: Any) -> None:
+    """Drop what the next selection would have followed, because the next speaker was chosen outside it.
+
+    A fork that names this round's speaker (or says its message) takes the place of the selection: the
+    pending hand-off on the group's tool executor, a target forced on the manager and a pattern's first
+    turn for its initial agent are used up by that choice, as the selection would have used them.
+    """
+    groupchat = manager.groupchat
+    executor = _executor(groupchat)
+    if executor is not None:
+        executor.clear_next_target()
+    if hasattr(manager, "_next_target_force"):
+        delattr(manager, "_next_target_force")
+    transition = groupchat.speaker_selection_method
+    if isinstance(getattr(transition, "use_initial_agent", None), bool):
+        transition.use_initial_agent = False
