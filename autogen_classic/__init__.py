@@ -38,7 +38,7 @@ from .agentchat.groupchat.selection.adapters import candidate_func_policy, selec
 from .agentchat.groupchat.stepping import GroupChatComplete
 from .agentchat.groupchat.durable_resume import a_resume_group_chat, resume_group_chat
 from .agentchat.groupchat.fork import a_fork_group_chat, fork_group_chat
-from .agentchat.group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
+from .agentchat.group.durable.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
 from .agentchat.groupchat.parking import (
     ParkedRun,
     RunParked,

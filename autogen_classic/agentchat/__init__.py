@@ -30,8 +30,8 @@ from .group.multi_agent_chat import (
     run_group_chat,
     run_group_chat_iter,
 )
-from .group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
-from .group.resume_chat import (
+from .group.durable.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
+from .group.durable.resume_chat import (
     a_resume_pattern_group_chat,
     a_run_parked_pattern_group_chat,
     park_pattern_group_chat,

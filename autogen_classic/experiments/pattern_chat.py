@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..agentchat.group.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
+from ..agentchat.group.durable.fork_chat import a_fork_pattern_group_chat, fork_pattern_group_chat
 from ..agentchat.group.multi_agent_chat import a_initiate_group_chat, initiate_group_chat
 from ..agentchat.group.patterns.pattern import Pattern
 from ..events.chat_events import SelectSpeakerEvent, SelectSpeakerInvalidInputEvent, SelectSpeakerTryCountExceededEvent

@@ -19,7 +19,7 @@ file itself, ``Path("chat.jsonl")``):
 3. the chat runs to its end (``continue_chat``) and its ``ChatResult`` is returned.
 
 Written once as a generator of steps (as the rounds are), driven by the sync or the async driver; the
-pattern forks (``agentchat.group.fork_chat``) run the same steps on the group chat a pattern sets up.
+pattern forks (``agentchat.group.durable.fork_chat``) run the same steps on the group chat a pattern sets up.
 """
 
 from __future__ import annotations

@@ -202,7 +202,9 @@ def resume_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None
             ``transcript_path``; in a new process or the same one).
         answer: what the person answers: the human's reply (as typed: "" for the auto reply, "exit" to end) or
             the speaker chosen at the manual selection prompt.
-        initiator, summary_method, silent: as for ``resume_group_chat``.
+        initiator: as for ``resume_group_chat``.
+        summary_method: as for ``resume_group_chat``.
+        silent: as for ``resume_group_chat``.
 
     Returns:
         The ``ChatResult`` when the chat ended, else the next :class:`ParkedRun`.
@@ -250,7 +252,10 @@ def run_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, s
     ``response.parked`` when it parked again.
 
     Args:
-        manager, answer, initiator, summary_method: as for :func:`resume_parked_group_chat`.
+        manager: as for :func:`resume_parked_group_chat`.
+        answer: as for :func:`resume_parked_group_chat`.
+        initiator: as for :func:`resume_parked_group_chat`.
+        summary_method: as for :func:`resume_parked_group_chat`.
 
     Raises:
         ValueError / TypeError: as :func:`resume_parked_group_chat`, at once (before the run starts).

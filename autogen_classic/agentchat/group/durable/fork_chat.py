@@ -13,18 +13,18 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ...llm_config import LLMConfig
-from ..chat import ChatResult
-from ..groupchat.durable_resume import resume_result
-from ..groupchat.fork import ForkPlan, ForkRecord, fork_steps, load_fork_record, plan_fork
-from ..groupchat.handoffs import TEMP_USER_NAME
-from ..groupchat.steps import a_run_steps, arguments_of, run_steps
-from ..transitions import ContextVariables
-from .multi_agent_chat import _GroupChatStart
-from .patterns.pattern import Pattern
+from ....llm_config import LLMConfig
+from ...chat import ChatResult
+from ...groupchat.durable_resume import resume_result
+from ...groupchat.fork import ForkPlan, ForkRecord, fork_steps, load_fork_record, plan_fork
+from ...groupchat.handoffs import TEMP_USER_NAME
+from ...groupchat.steps import a_run_steps, arguments_of, run_steps
+from ...transitions import ContextVariables
+from ..multi_agent_chat import _GroupChatStart
+from ..patterns.pattern import Pattern
 
 if TYPE_CHECKING:
-    from ..agent import Agent
+    from ...agent import Agent
 
 __all__ = ["a_fork_pattern_group_chat", "fork_pattern_group_chat"]
 
@@ -89,7 +89,9 @@ def fork_pattern_group_chat(
         context_variables: values set in the pattern's shared ``ContextVariables`` before ``at_round`` (after
             the checkpoint's are restored): "another context value".
         max_rounds: the most rounds of the chat, as given to the recorded chat (rounds count from its opening).
-        safeguard_policy, safeguard_llm_config, mask_llm_config: as for ``initiate_group_chat``.
+        safeguard_policy: as for ``initiate_group_chat``.
+        safeguard_llm_config: as for ``initiate_group_chat``.
+        mask_llm_config: as for ``initiate_group_chat``.
         transcript_path: a new file for the fork's transcript and checkpoint (not the record's); None: none.
 
     Returns:

@@ -13,21 +13,21 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ...llm_config import LLMConfig
-from ..chat import ChatResult
-from ..groupchat.durable_resume import a_resume_group_chat, resume_group_chat, resume_result
-from ..groupchat.handoffs import TEMP_USER_NAME
-from ...io.chat_response import AsyncRunResponseProtocol, RunResponseProtocol
-from ..conversable.runs.launcher import RunLauncher
-from ..groupchat.parking import ParkedRun, a_resume_parked_run, parked_request, resume_parked_run, run_parking
-from ..groupchat.steps import arguments_of
-from ..groupchat.transcript import load_transcript
-from ..transitions import ContextVariables
-from .multi_agent_chat import _GroupChatStart, initiate_group_chat, report_outcome, run_agents
-from .patterns.pattern import Pattern
+from ....llm_config import LLMConfig
+from ...chat import ChatResult
+from ...groupchat.durable_resume import a_resume_group_chat, resume_group_chat, resume_result
+from ...groupchat.handoffs import TEMP_USER_NAME
+from ....io.chat_response import AsyncRunResponseProtocol, RunResponseProtocol
+from ...conversable.runs.launcher import RunLauncher
+from ...groupchat.parking import ParkedRun, a_resume_parked_run, parked_request, resume_parked_run, run_parking
+from ...groupchat.steps import arguments_of
+from ...groupchat.transcript import load_transcript
+from ...transitions import ContextVariables
+from ..multi_agent_chat import _GroupChatStart, initiate_group_chat, report_outcome, run_agents
+from ..patterns.pattern import Pattern
 
 if TYPE_CHECKING:
-    from ..agent import Agent
+    from ...agent import Agent
 
 __all__ = [
     "a_resume_pattern_group_chat",
@@ -70,7 +70,10 @@ def resume_pattern_group_chat(
         pattern: the pattern of the original chat, built again the same way (agents, hand-offs, tools, initial
             context variables); its context variables end as the uninterrupted chat's would.
         transcript_path: the transcript of the original chat (its checkpoint is ``<transcript_path>.state``).
-        max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config: as given to the original chat.
+        max_rounds: as given to the original chat.
+        safeguard_policy: as given to the original chat.
+        safeguard_llm_config: as given to the original chat.
+        mask_llm_config: as given to the original chat.
 
     Returns:
         What ``initiate_group_chat`` returns: the chat result, the context variables, the last speaker.
