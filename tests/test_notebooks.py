@@ -164,6 +164,8 @@ def test_save_and_resume(offline: Path) -> None:
     assert [lengths[(1, n)] for n in ("user", "planner", "coder", "critic")] == [2, 5, 4, 3]
     assert all(lengths[(k + 1, n)] == lengths[(k, n)] + 1 for k in (1, 2) for n in ("user", "planner"))
     assert len([o for o in _outputs(notebook) if "image/png" in o.get("data", {})]) == 1
+    # The same sweep as a study of GroupChatFork chats, two at once: the same records.
+    assert "a study of the same forks, two at once: same labels: True | same rounds: True" in text
 
 
 def test_customer_service_swarm(offline: Path) -> None:
