@@ -333,3 +333,18 @@ def test_a_tool_approval_parks_and_the_answer_runs_the_tool(tmp_path: Path, scri
     whole.groupchat.close_transcript()
     assert resumed == [(m.get("name"), m.get("content")) for m in whole.groupchat.messages]
     assert ("bob", "5") in resumed and result.summary == at_once.summary and "The sum is 5." in result.summary
+
+
+def test_a_step_by_step_run_parks_too(tmp_path: Path) -> None:
+    """``run_iter``: the consumer steps to the human's request and parks it; the iteration ends there."""
+    human, manager = build(str(tmp_path / "chat.jsonl"), "round_robin")
+    response = human.run_iter(manager, message="write a poem")
+    seen = []
+    for event in response:
+        seen.append(type(event).__name__)
+        if isinstance(event, InputRequestEvent):
+            event.content.park()
+    assert seen[-1] == "InputRequestEvent" and response.parked.round == 3
+    human, manager = build(str(tmp_path / "chat.jsonl"), "round_robin")
+    assert isinstance(autogen.resume_parked_group_chat(manager, "ok", initiator=human), autogen.ParkedRun)
+    manager.groupchat.close_transcript()

@@ -19,6 +19,7 @@ from ..events.run_events import ErrorEvent, InputRequestEvent, RunCompletionEven
 from .chat_worker import END
 from .run_state import RunState
 from .step_controller import StepController
+from .parked import RunParked
 from .thread_io_stream import InputAnswer, ThreadIOStream
 
 __all__ = ["AsyncRunIterResponse", "RunIterResponse"]
@@ -65,6 +66,9 @@ class _Stepped(RunState):
             self._complete(event)
             return True
         if isinstance(event, ErrorEvent):
+            if isinstance(event.content.error, RunParked):  # parked by the consumer: over, holding the request
+                self._park(event.content.error.parked)
+                return True
             self._done = True
             raise event.content.error
         return False
