@@ -243,3 +243,31 @@ def test_reply_functions_do_not_outlive_their_agents(console: ScriptedIOStream) 
         del owner, alice, bob, result
     gc.collect()
     assert [ref() for ref in owners] == [None] * 5
+
+
+def test_the_remembered_answer_goes_with_its_function() -> None:
+    """The answer is remembered per function and forgotten when the function is gone (ids are reused)."""
+    import gc
+
+    from autogen_classic.agentchat.conversable import reply_pipeline
+
+    def make(is_async: bool) -> Any:
+        if is_async:
+            async def reply(*args: Any) -> Any:
+                return True, "a"
+            return reply
+
+        def reply_sync(*args: Any) -> Any:
+            return True, "s"
+        return reply_sync
+
+    functions = [make(index % 2 == 0) for index in range(50)]
+    assert [reply_pipeline.is_async_reply_function(f) for f in functions] == [i % 2 == 0 for i in range(50)]
+    assert [reply_pipeline.is_async_reply_function(f) for f in functions] == [i % 2 == 0 for i in range(50)]
+    remembered = [id(f) for f in functions]
+    del functions
+    gc.collect()
+    assert not any(key in reply_pipeline._ASYNC_ANSWERS for key in remembered)
+    # new functions (which may reuse those ids) get their own answers
+    again = [make(index % 2 == 1) for index in range(50)]
+    assert [reply_pipeline.is_async_reply_function(f) for f in again] == [i % 2 == 1 for i in range(50)]

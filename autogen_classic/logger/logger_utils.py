@@ -222,6 +222,8 @@ def routed_event_logger() -> Optional[logging.Logger]:
     replaced ``sys.stdout``.
     """
     events = _EVENT_LOGGER  # asked on every console print: the logger object is looked up once
+    if not (events.handlers or events.filters or events.disabled) and events.level <= logging.INFO:
+        return None  # the usual case, without building anything
     configured = (
         any(_set_by_user(handler) for handler in events.handlers)
         or bool(events.filters)

@@ -43,20 +43,31 @@ def _is_shadowed_sync_builtin(reply_func: Any, registered: set[Any]) -> bool:
 
 
 # Held weakly: a remembered answer must not keep a reply function (or the agent of a bound method) alive
-# after its agent is gone, as a study of thousands of chats would otherwise pile them up.
-_ASYNC_ANSWERS: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+# after its agent is gone, as a study of thousands of chats would otherwise pile them up. Keyed by id (with
+# the weak reference checked, since ids are reused): cheaper to read than a WeakKeyDictionary, and it is
+# read for every reply function of every reply.
+_ASYNC_ANSWERS: dict[int, tuple["weakref.ref[Any]", bool]] = {}
+
+
+def _forget(key_id: int) -> Callable[[Any], None]:
+    def forget(_: Any) -> None:
+        _ASYNC_ANSWERS.pop(key_id, None)
+
+    return forget
 
 
 def is_async_reply_function(func: Callable[..., Any]) -> bool:
     """``inspect.iscoroutinefunction``, remembered: every reply of every agent asks it of each reply function."""
     key = getattr(func, "__func__", func)  # a bound method is made anew on each access; its function is not
+    known = _ASYNC_ANSWERS.get(id(key))
+    if known is not None and known[0]() is key:
+        return known[1]
+    answer = inspect.iscoroutinefunction(func)
     try:
-        return _ASYNC_ANSWERS[key]
-    except KeyError:
-        answer = _ASYNC_ANSWERS[key] = inspect.iscoroutinefunction(func)
-        return answer
-    except TypeError:  # a callable that cannot be hashed or weakly referenced
-        return inspect.iscoroutinefunction(func)
+        _ASYNC_ANSWERS[id(key)] = (weakref.ref(key, _forget(id(key))), answer)
+    except TypeError:  # a callable that cannot be weakly referenced: asked each time
+        pass
+    return answer
 
 
 class ReplyPipelineMixin:

@@ -279,7 +279,9 @@ def _kept(cache: dict[Any, _T], key: Any, make: Callable[[], _T]) -> _T:
 
 def shared_step(name: str, candidates: tuple[str, ...]) -> FilterStep:
     """The one :class:`FilterStep` of ``name`` with ``candidates`` that records share."""
-    return _kept(_SHARED_STEPS, (name, candidates), lambda: FilterStep(name, list(candidates)))
+    step = _SHARED_STEPS.get((name, candidates))  # asked twice a round: the common case without a call
+    return step if step is not None else _kept(_SHARED_STEPS, (name, candidates),
+                                               lambda: FilterStep(name, list(candidates)))
 
 
 def shared_text(text: str) -> str:
@@ -333,7 +335,7 @@ class SelectionRecord:
         Records of the same step with the same candidates share one :class:`FilterStep` (a log holds few
         distinct ones, round after round); treat a record's steps as read-only.
         """
-        self.steps.append(shared_step(name, tuple(a if isinstance(a, str) else a.name for a in agents)))
+        self.steps.append(shared_step(name, tuple([a if isinstance(a, str) else a.name for a in agents])))
 
     def candidates(self) -> list[str]:
         """The names of the candidates after the last recorded step ([] before any step)."""
