@@ -348,3 +348,24 @@ def test_a_step_by_step_run_parks_too(tmp_path: Path) -> None:
     human, manager = build(str(tmp_path / "chat.jsonl"), "round_robin")
     assert isinstance(autogen.resume_parked_group_chat(manager, "ok", initiator=human), autogen.ParkedRun)
     manager.groupchat.close_transcript()
+
+
+def test_a_step_by_step_pattern_run_parks_and_resumes(tmp_path: Path) -> None:
+    """``run_group_chat_iter(..., transcript_path=...)``: the iteration ends at the parked request; the chat is
+    resumed in one call and ends as the chat run at once."""
+    from autogen_classic.agentchat import resume_parked_pattern_group_chat, run_group_chat_iter
+
+    path = tmp_path / "chat.jsonl"
+    response = run_group_chat_iter(build_pattern(), "a poem about the sea", max_rounds=9, transcript_path=path)
+    for event in response:
+        if isinstance(event, InputRequestEvent):
+            event.content.park()
+    assert (response.parked.kind, response.parked.agent, response.parked.round) == ("human_reply", "user", 3)
+    outcome: Any = None
+    for answer in ["shorter please", "good", "exit"]:
+        outcome = resume_parked_pattern_group_chat(build_pattern(), path, answer, max_rounds=9)
+    result, context, last = outcome
+    with autogen.io.IOStream.set_default(ScriptedIOStream(["shorter please", "good", "exit"])):
+        whole, whole_context, whole_last = initiate_group_chat(build_pattern(), "a poem about the sea", max_rounds=9)
+    assert [m["content"] for m in result.chat_history] == [m["content"] for m in whole.chat_history]
+    assert context.to_dict() == whole_context.to_dict() and last.name == whole_last.name

@@ -223,17 +223,22 @@ def run_group_chat_iter(
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
     yield_on: Optional[Sequence[type]] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> RunIterResponse:
     """Run a group chat step by step: ``for event in run_group_chat_iter(...)``.
 
     The chat waits after each event it yields until the loop asks for the next one; leaving the loop stops it.
-    Input requests are always yielded (answer them with ``event.content.respond``).
+    Input requests are always yielded (answer them with ``event.content.respond``; with a ``transcript_path``,
+    ``event.content.park()`` parks the chat there and the iteration ends: ``response.parked``).
 
     Args:
         yield_on: the event classes to yield (e.g. ``[TextEvent, TerminationEvent]``); None: every event.
+        transcript_path: as for :func:`initiate_group_chat`.
         (the others as for :func:`initiate_group_chat`)
     """
-    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                         transcript_path=transcript_path)
     return launcher.run_iter(yield_on)
 
 
@@ -245,11 +250,14 @@ def a_run_group_chat_iter(
     safeguard_llm_config: Optional[LLMConfig] = None,
     mask_llm_config: Optional[LLMConfig] = None,
     yield_on: Optional[Sequence[type]] = None,
+    *,
+    transcript_path: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> AsyncRunIterResponse:
     """(async) ``run_group_chat_iter`` for async code: ``async for event in a_run_group_chat_iter(...)``.
 
     The chat runs its async methods on a thread with an event loop of its own, so the caller's loop is never
     blocked. Arguments as for :func:`run_group_chat_iter`.
     """
-    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config)
+    launcher = _launcher(pattern, messages, max_rounds, safeguard_policy, safeguard_llm_config, mask_llm_config,
+                         transcript_path=transcript_path)
     return launcher.a_run_iter(yield_on)
