@@ -8,8 +8,6 @@ summary at the end equal those of the same chat run at once with a console typin
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -25,19 +23,8 @@ from autogen_classic.agentchat.groupchat.parking import (
 )
 from autogen_classic.testing.io import ScriptedIOStream
 
-SETUP = textwrap.dedent('''
-    import autogen_classic as autogen
+from parking_setup import CLASSIC_CASES, SETUP, build, build_pattern, run_step
 
-    def build(path, method):
-        human = autogen.UserProxyAgent("human", human_input_mode="ALWAYS", code_execution_config=False)
-        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="draft v1")
-        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="needs work")
-        groupchat = autogen.GroupChat(agents=[writer, critic, human], messages=[], max_round=7,
-                                      speaker_selection_method=method, transcript_path=path)
-        return human, autogen.GroupChatManager(groupchat=groupchat, llm_config=False)
-''')
 
 STEP = SETUP + textwrap.dedent('''
     import json, sys
@@ -55,17 +42,6 @@ STEP = SETUP + textwrap.dedent('''
         print(json.dumps({"messages": [m["content"] for m in manager.groupchat.messages], "summary": out.summary}))
 ''')
 
-namespace: dict[str, Any] = {}
-exec(SETUP, namespace)  # the same setup in this process, for the chat run at once
-build = namespace["build"]
-
-
-def _step(script: Path, *args: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def _at_once(path: Path, method: str, answers: list[str]) -> dict[str, Any]:
     human, manager = build(str(path), method)
     with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
@@ -74,26 +50,16 @@ def _at_once(path: Path, method: str, answers: list[str]) -> dict[str, Any]:
     return {"messages": [m["content"] for m in manager.groupchat.messages], "summary": result.summary}
 
 
-@pytest.mark.parametrize(
-    ("method", "answers", "parks"),
-    [
-        # round_robin: the human's turn comes twice; "exit" ends the chat at the second.
-        ("round_robin", ["ok from the human", "exit"], [("human_reply", "human", 3), ("human_reply", "human", 6)]),
-        # manual: every speaker is chosen by the person; the human's own turn parks too.
-        ("manual", ["critic", "writer", "human", "fine", "x"],
-         [("speaker_selection", None, 1), ("speaker_selection", None, 2), ("speaker_selection", None, 3),
-          ("human_reply", "human", 3), ("speaker_selection", None, 4)]),
-    ],
-)
+@pytest.mark.parametrize(("method", "answers", "parks"), CLASSIC_CASES)
 def test_a_parked_chat_resumed_in_other_processes_ends_as_a_chat_run_at_once(
     tmp_path: Path, method: str, answers: list[str], parks: list[tuple[Any, ...]]
 ) -> None:
     script = tmp_path / "step.py"
     script.write_text(STEP)
     path = str(tmp_path / "chat.jsonl")
-    seen = [_step(script, "park", path, method)]
+    seen = [run_step(script, "park", path, method)]
     for answer in answers:
-        seen.append(_step(script, "resume", path, method, answer))
+        seen.append(run_step(script, "resume", path, method, answer))
     assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == parks
     assert seen[-1] == _at_once(tmp_path / "whole.jsonl", method, answers)
     assert load_parked_run(path) is None  # the request is gone once answered for good
@@ -142,25 +108,8 @@ def test_an_answer_for_another_request_is_refused(tmp_path: Path) -> None:
         resume_parked_group_chat(manager, "critic")
 
 
-PATTERN_SETUP = textwrap.dedent('''
-    import autogen_classic as autogen
-    from autogen_classic.agentchat.group import AgentTarget, ContextVariables, RevertToUserTarget
-    from autogen_classic.agentchat.group.patterns import DefaultPattern
 
-    def build_pattern():
-        user = autogen.UserProxyAgent("user", human_input_mode="ALWAYS", code_execution_config=False)
-        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="draft")
-        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="too long")
-        writer.handoffs.set_after_work(AgentTarget(critic))
-        critic.handoffs.set_after_work(RevertToUserTarget())
-        return DefaultPattern(initial_agent=writer, agents=[writer, critic], user_agent=user,
-                              context_variables=ContextVariables(data={"topic": "sea"}),
-                              group_after_work=AgentTarget(writer), group_manager_args={"llm_config": False})
-''')
-
-PATTERN_STEP = PATTERN_SETUP + textwrap.dedent('''
+PATTERN_STEP = SETUP + textwrap.dedent('''
     import json, sys
     from autogen_classic.agentchat import park_pattern_group_chat, resume_parked_pattern_group_chat
     from autogen_classic.agentchat.groupchat.parking import ParkedRun
@@ -186,15 +135,13 @@ def test_a_parked_pattern_chat_resumed_in_other_processes_ends_as_a_chat_run_at_
     script.write_text(PATTERN_STEP)
     path = str(tmp_path / "chat.jsonl")
     answers = ["shorter please", "good", "exit"]
-    seen = [_step(script, "park", path)] + [_step(script, "resume", path, answer) for answer in answers]
+    seen = [run_step(script, "park", path)] + [run_step(script, "resume", path, answer) for answer in answers]
     # after each reply of the user the critic speaks again, then the user is asked (as in the chat run at once)
     assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == [("human_reply", "user", 3),
                                                                           ("human_reply", "user", 5),
                                                                           ("human_reply", "user", 7)]
-    space: dict[str, Any] = {}
-    exec(PATTERN_SETUP, space)
     with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
-        result, context, last = initiate_group_chat(space["build_pattern"](), "a poem about the sea", max_rounds=9)
+        result, context, last = initiate_group_chat(build_pattern(), "a poem about the sea", max_rounds=9)
     assert seen[-1] == {"messages": [m["content"] for m in result.chat_history], "summary": result.summary,
                         "context": context.to_dict(), "last": last.name}
 

@@ -10,9 +10,6 @@ equals the chat run at once with the same answers.
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -24,33 +21,8 @@ from autogen_classic.agentchat import a_run_group_chat, initiate_group_chat, run
 from autogen_classic.events.run_events import InputRequestEvent
 from autogen_classic.testing.io import ScriptedIOStream
 
-SETUP = textwrap.dedent('''
-    import autogen_classic as autogen
-    from autogen_classic.agentchat.group import AgentTarget, ContextVariables, RevertToUserTarget
-    from autogen_classic.agentchat.group.patterns import DefaultPattern
+from parking_setup import CLASSIC_CASES, SETUP, build, build_pattern, run_step
 
-    def build(path, method):
-        human = autogen.UserProxyAgent("human", human_input_mode="ALWAYS", code_execution_config=False)
-        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="draft v1")
-        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="needs work")
-        groupchat = autogen.GroupChat(agents=[writer, critic, human], messages=[], max_round=7,
-                                      speaker_selection_method=method, transcript_path=path)
-        return human, autogen.GroupChatManager(groupchat=groupchat, llm_config=False)
-
-    def build_pattern():
-        user = autogen.UserProxyAgent("user", human_input_mode="ALWAYS", code_execution_config=False)
-        writer = autogen.ConversableAgent("writer", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="draft")
-        critic = autogen.ConversableAgent("critic", llm_config=False, human_input_mode="NEVER",
-                                          default_auto_reply="too long")
-        writer.handoffs.set_after_work(AgentTarget(critic))
-        critic.handoffs.set_after_work(RevertToUserTarget())
-        return DefaultPattern(initial_agent=writer, agents=[writer, critic], user_agent=user,
-                              context_variables=ContextVariables(data={"topic": "sea"}),
-                              group_after_work=AgentTarget(writer), group_manager_args={"llm_config": False})
-''')
 
 STEP = SETUP + textwrap.dedent('''
     import json, sys
@@ -83,17 +55,6 @@ STEP = SETUP + textwrap.dedent('''
                           else response.context_variables.to_dict(), "last": response.last_speaker}))
 ''')
 
-namespace: dict[str, Any] = {}
-exec(SETUP, namespace)  # the same setup in this process, for the chats run at once
-build, build_pattern = namespace["build"], namespace["build_pattern"]
-
-
-def _step(script: Path, *args: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def _classic_at_once(path: Path, method: str, answers: list[str]) -> dict[str, Any]:
     human, manager = build(str(path), method)
     with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
@@ -103,23 +64,15 @@ def _classic_at_once(path: Path, method: str, answers: list[str]) -> dict[str, A
             "last": manager.last_speaker.name}
 
 
-@pytest.mark.parametrize(
-    ("method", "answers", "parks"),
-    [
-        ("round_robin", ["ok from the human", "exit"], [("human_reply", "human", 3), ("human_reply", "human", 6)]),
-        ("manual", ["critic", "writer", "human", "fine", "x"],
-         [("speaker_selection", None, 1), ("speaker_selection", None, 2), ("speaker_selection", None, 3),
-          ("human_reply", "human", 3), ("speaker_selection", None, 4)]),
-    ],
-)
+@pytest.mark.parametrize(("method", "answers", "parks"), CLASSIC_CASES)
 def test_a_run_parked_from_its_events_resumes_in_other_processes_as_the_chat_run_at_once(
     tmp_path: Path, method: str, answers: list[str], parks: list[tuple[Any, ...]]
 ) -> None:
     script = tmp_path / "step.py"
     script.write_text(STEP)
     path = str(tmp_path / "chat.jsonl")
-    seen = [_step(script, "classic", "start", path, method)]
-    seen += [_step(script, "classic", "resume", path, method, answer) for answer in answers]
+    seen = [run_step(script, "classic", "start", path, method)]
+    seen += [run_step(script, "classic", "resume", path, method, answer) for answer in answers]
     assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == parks
     if method == "round_robin":  # the consumer saw the chat up to the request as events
         assert seen[0]["shown"] == ["draft v1", "needs work"]  # the opening is silent
@@ -132,8 +85,8 @@ def test_a_pattern_run_parked_from_its_events_resumes_in_other_processes(tmp_pat
     script.write_text(STEP)
     path = str(tmp_path / "chat.jsonl")
     answers = ["shorter please", "good", "exit"]
-    seen = [_step(script, "pattern", "start", path, "-")]
-    seen += [_step(script, "pattern", "resume", path, "-", answer) for answer in answers]
+    seen = [run_step(script, "pattern", "start", path, "-")]
+    seen += [run_step(script, "pattern", "resume", path, "-", answer) for answer in answers]
     assert [(s["parked"], s["agent"], s["round"]) for s in seen[:-1]] == [
         ("human_reply", "user", 3), ("human_reply", "user", 5), ("human_reply", "user", 7)]
     with autogen.io.IOStream.set_default(ScriptedIOStream(answers)):
