@@ -224,24 +224,36 @@ def _last_speaker_name(manager: Any) -> Optional[str]:
     return getattr(getattr(manager, "last_speaker", None), "name", None)
 
 
-def parked_run_launcher(manager: Any, answer: Any, initiator: Any = None, summary_method: Any = "last_msg"
-                        ) -> RunLauncher:
-    """The launcher of a parked chat resumed for a consumer of its events (checked before it starts)."""
+def parked_run_launcher(manager: Any, answer: Any, initiator: Any = None, summary_method: Any = "last_msg", *,
+                        outcome: Callable[[ChatResult], Any] = lambda result: result,
+                        report: Optional[Callable[[Any], tuple[ChatResult, Optional[str], Any]]] = None,
+                        agents: Optional[list[Any]] = None, name: str = "autogen-classic-parked-run") -> RunLauncher:
+    """The launcher of a parked chat resumed for a consumer of its events (checked before it starts).
+
+    Args:
+        manager: as for :func:`resume_parked_group_chat`.
+        answer: as for :func:`resume_parked_group_chat`.
+        initiator: as for :func:`resume_parked_group_chat`.
+        summary_method: as for :func:`resume_parked_group_chat`.
+        outcome: what the run returns, made from the chat's ``ChatResult`` (a pattern's chat: its triple).
+        report: reads an outcome for the launcher (default: the result, the manager's last speaker, no context).
+        agents: the run's agents (default: the manager and the group chat's agents).
+        name: the run's thread name.
+    """
     parked = parked_request(manager, answer)
 
-    def chat() -> ChatResult:
+    def chat() -> Any:
         run = resume_parked_run(manager, answer, parked, ask_further=True)
-        return resume_result(manager, run, initiator, summary_method, None)  # type: ignore[arg-type]
+        return outcome(resume_result(manager, run, initiator, summary_method, None))  # type: ignore[arg-type]
 
-    async def a_chat() -> ChatResult:
+    async def a_chat() -> Any:
         run = await a_resume_parked_run(manager, answer, parked, ask_further=True)
-        return resume_result(manager, run, initiator, summary_method, None)  # type: ignore[arg-type]
+        return outcome(resume_result(manager, run, initiator, summary_method, None))  # type: ignore[arg-type]
 
-    def report(result: ChatResult) -> tuple[ChatResult, Optional[str], Any]:
+    def classic_report(result: ChatResult) -> tuple[ChatResult, Optional[str], Any]:
         return result, _last_speaker_name(manager), None
 
-    agents = [manager, *manager.groupchat.agents]
-    return RunLauncher(chat, a_chat, report, agents, "autogen-classic-parked-run")
+    return RunLauncher(chat, a_chat, report or classic_report, agents or [manager, *manager.groupchat.agents], name)
 
 
 def run_parked_group_chat(manager: Any, answer: str, *, initiator: Any = None, summary_method: Any = "last_msg"

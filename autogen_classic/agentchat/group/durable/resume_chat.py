@@ -19,7 +19,7 @@ from ...groupchat.durable_resume import a_resume_group_chat, resume_group_chat, 
 from ...groupchat.handoffs import TEMP_USER_NAME
 from ....io.chat_response import AsyncRunResponseProtocol, RunResponseProtocol
 from ...conversable.runs.launcher import RunLauncher
-from ...groupchat.parking import ParkedRun, a_resume_parked_run, parked_request, resume_parked_run, run_parking
+from ...groupchat.parking import ParkedRun, parked_request, parked_run_launcher, resume_parked_run, run_parking
 from ...groupchat.steps import arguments_of
 from ...groupchat.transcript import load_transcript
 from ...transitions import ContextVariables
@@ -152,18 +152,9 @@ def _parked_launcher(pattern: Pattern, transcript_path: Union[str, os.PathLike[s
                      initiate_args: dict[str, Any]) -> RunLauncher:
     """The launcher of a pattern's parked chat resumed for a consumer of its events (checked before it starts)."""
     start, initiator = _parked_start(pattern, transcript_path, initiate_args, "run_parked_pattern_group_chat")
-    manager = start.manager
-    parked = parked_request(manager, answer)
-
-    def chat() -> tuple[ChatResult, ContextVariables, Agent]:
-        run = resume_parked_run(manager, answer, parked, ask_further=True)
-        return start.outcome(resume_result(manager, run, initiator, pattern.summary_method, None))  # type: ignore[arg-type]
-
-    async def a_chat() -> tuple[ChatResult, ContextVariables, Agent]:
-        run = await a_resume_parked_run(manager, answer, parked, ask_further=True)
-        return start.outcome(resume_result(manager, run, initiator, pattern.summary_method, None))  # type: ignore[arg-type]
-
-    return RunLauncher(chat, a_chat, report_outcome, run_agents(pattern), "autogen-classic-parked-group-run")
+    return parked_run_launcher(start.manager, answer, initiator, pattern.summary_method, outcome=start.outcome,
+                               report=report_outcome, agents=run_agents(pattern),
+                               name="autogen-classic-parked-group-run")
 
 
 def run_parked_pattern_group_chat(
